@@ -1,0 +1,37 @@
+// What an authenticated caller is, and the interface every token provider implements.
+
+/** The caller behind a valid token (spec/orchestrator.md §1.4: user name, ids, project, roles). */
+export interface Identity {
+  userName: string
+  userId: string
+  userDomainId?: string | undefined
+  projectId: string | undefined
+  projectName?: string | undefined
+  projectDomainId?: string | undefined
+  roles: string[]
+  /** When the token stops being valid, if the provider knows. */
+  expiresAt?: Date | undefined
+}
+
+/** Validates `X-Auth-Token` values. */
+export interface Authenticator {
+  /** The identity behind `token`, or undefined when the token is unknown or expired. Throws ServiceUnavailableError when the identity service cannot answer. */
+  authenticate: (token: string) => Promise<Identity | undefined>
+  /** Value of `WWW-Authenticate` on a 401, e.g. `Keystone uri='http://keystone:5000/v3'`. */
+  wwwAuthenticate: string
+  close?: () => void
+}
+
+/** How a service authenticates itself on outbound calls. */
+export interface ServiceTokenSource {
+  /** A token to send as `X-Auth-Token`, or undefined to send none. */
+  token: () => Promise<string | undefined>
+  /** Forget a token the downstream rejected, so the next call obtains a fresh one. */
+  invalidate: () => void
+}
+
+/** A fixed service token (empty: send none). */
+export function staticServiceToken (token: string | undefined): ServiceTokenSource {
+  const value = token === undefined || token === '' ? undefined : token
+  return { token: async () => value, invalidate: () => {} }
+}

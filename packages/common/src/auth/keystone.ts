@@ -1,0 +1,133 @@
+// The `keystone` token provider (Keystone v3): the service authenticates itself by password, validates
+// callers' tokens with GET /v3/auth/tokens, and caches each answer until the token expires or a TTL passes.
+import type { Dispatcher } from 'undici'
+import { createHttpClient } from '../http-client.ts'
+import { DownstreamError, ServiceUnavailableError } from '../errors.ts'
+import type { Authenticator, Identity, ServiceTokenSource } from './identity.ts'
+
+export interface KeystoneOptions {
+  /** Identity v3 URL, e.g. http://keystone:5000/v3 */
+  authUrl: string
+  username: string
+  password: string
+  projectName: string
+  userDomainName?: string
+  projectDomainName?: string
+  timeoutMs?: number
+  /** Longest time a validation answer is reused (default 5 minutes). */
+  cacheTtlMs?: number
+  /** Renew the service's own token this long before it expires (default 60 s). */
+  renewBeforeMs?: number
+  /** Most cached caller tokens (default 10,000; the oldest entry is dropped first). */
+  maxCachedTokens?: number
+  dispatcher?: Dispatcher
+  now?: () => number
+}
+
+interface KeystoneToken {
+  expires_at?: string
+  user?: { id?: string, name?: string, domain?: { id?: string } }
+  project?: { id?: string, name?: string, domain?: { id?: string } }
+  roles?: Array<{ name?: string }>
+}
+
+function identityOf (token: KeystoneToken): Identity | undefined {
+  if (token.user?.name === undefined) return undefined
+  return {
+    userName: token.user.name,
+    userId: token.user.id ?? token.user.name,
+    userDomainId: token.user.domain?.id,
+    projectId: token.project?.id,
+    projectName: token.project?.name,
+    projectDomainId: token.project?.domain?.id,
+    roles: (token.roles ?? []).flatMap((r) => r.name === undefined ? [] : [r.name]),
+    expiresAt: token.expires_at === undefined ? undefined : new Date(token.expires_at)
+  }
+}
+
+/** The service's own Keystone token, obtained by password auth and renewed before it expires. */
+export function createKeystoneServiceToken (options: KeystoneOptions): ServiceTokenSource {
+  const now = options.now ?? Date.now
+  const renewBeforeMs = options.renewBeforeMs ?? 60_000
+  const http = createHttpClient({ component: 'identity', baseUrl: options.authUrl, timeoutMs: options.timeoutMs ?? 10_000, dispatcher: options.dispatcher })
+  let current: { token: string, expiresAt: number } | undefined
+  let pending: Promise<string> | undefined
+
+  async function obtain (): Promise<string> {
+    const response = await http.request('POST', '/auth/tokens', {
+      anonymous: true,
+      json: {
+        auth: {
+          identity: {
+            methods: ['password'],
+            password: { user: { name: options.username, password: options.password, domain: { name: options.userDomainName ?? 'Default' } } }
+          },
+          scope: { project: { name: options.projectName, domain: { name: options.projectDomainName ?? 'Default' } } }
+        }
+      }
+    })
+    const subject = response.headers['x-subject-token']
+    if (response.statusCode !== 201 || typeof subject !== 'string') {
+      throw new DownstreamError('identity', `Keystone refused the service credentials (${response.statusCode})`, { upstreamStatus: response.statusCode })
+    }
+    const body = http.parseJson<{ token?: KeystoneToken }>(response, 'POST /auth/tokens')
+    const expiresAt = Date.parse(body.token?.expires_at ?? '')
+    current = { token: subject, expiresAt: Number.isNaN(expiresAt) ? now() + 3_600_000 : expiresAt }
+    return subject
+  }
+
+  return {
+    async token () {
+      if (current !== undefined && current.expiresAt - renewBeforeMs > now()) return current.token
+      pending ??= obtain().finally(() => { pending = undefined })
+      return await pending
+    },
+    invalidate () { current = undefined }
+  }
+}
+
+/** Validates callers' tokens against Keystone. Keystone unreachable → 503, never 401. */
+export function createKeystoneAuthenticator (options: KeystoneOptions): Authenticator {
+  const now = options.now ?? Date.now
+  const ttlMs = options.cacheTtlMs ?? 300_000
+  const maxCached = options.maxCachedTokens ?? 10_000
+  const serviceToken = createKeystoneServiceToken(options)
+  const http = createHttpClient({ component: 'identity', baseUrl: options.authUrl, timeoutMs: options.timeoutMs ?? 10_000, dispatcher: options.dispatcher, serviceAuth: serviceToken })
+  const cache = new Map<string, { identity: Identity, until: number }>()
+
+  async function validate (token: string): Promise<Identity | undefined> {
+    const response = await http.request('GET', '/auth/tokens', { headers: { 'x-subject-token': token } })
+    if (response.statusCode === 404 || response.statusCode === 401) return undefined
+    if (response.statusCode !== 200) {
+      throw new DownstreamError('identity', `Keystone answered token validation with ${response.statusCode}`, { upstreamStatus: response.statusCode })
+    }
+    const body = http.parseJson<{ token?: KeystoneToken }>(response, 'GET /auth/tokens')
+    return body.token === undefined ? undefined : identityOf(body.token)
+  }
+
+  return {
+    wwwAuthenticate: `Keystone uri='${options.authUrl}'`,
+    async authenticate (token) {
+      const cached = cache.get(token)
+      if (cached !== undefined) {
+        if (cached.until > now()) return cached.identity
+        cache.delete(token)
+      }
+      let identity: Identity | undefined
+      try {
+        identity = await validate(token)
+      } catch (error) {
+        if (error instanceof DownstreamError) {
+          throw new ServiceUnavailableError('Identity service unavailable', `Keystone could not validate the token: ${error.reason}`, { cause: error })
+        }
+        throw error
+      }
+      if (identity === undefined) return undefined
+      const expiresAt = identity.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY
+      if (expiresAt <= now()) return undefined
+      if (cache.size >= maxCached) cache.delete(cache.keys().next().value as string)
+      cache.set(token, { identity, until: Math.min(expiresAt, now() + ttlMs) })
+      return identity
+    }
+  }
+}

@@ -1,0 +1,220 @@
+// Builds a service's Fastify instance with what every Slipway service shares: request ids and context,
+// authentication and the policy rule of each route, and the one error body for every failure.
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import {
+  ApiError, BadRequestError, ForbiddenError, InternalError, MethodNotAllowedError, NotFoundError,
+  PayloadTooLargeError, UnauthenticatedError, UnsupportedMediaTypeError, errorBody, type ErrorBody
+} from '../errors.ts'
+import { isUuid, newUuid } from '../ids.ts'
+import { loggerOptions } from '../logger.ts'
+import type { Authenticator, Identity } from '../auth/identity.ts'
+import { PolicyError, type Credentials, type Policy, type Target } from '../auth/policy.ts'
+
+/** Per-request facts every handler and downstream call needs (`request.ctx`). */
+export interface RequestContext {
+  requestId: string
+  /** The caller's `X-Context-Marker` when it is a UUID, else the request id (spec/orchestrator.md §1.3). */
+  contextMarker: string
+  authenticated: boolean
+  /** User name from the token; forwarded as `X-End-User`. */
+  user: string | null
+  userId: string | null
+  projectId: string | null
+  roles: string[]
+  /** The caller's own token, for calls made on the caller's behalf (never logged). */
+  token: string | undefined
+  /** Throws 401/403 unless `rule` allows the caller; for checks beyond the route's own rule. */
+  authorize: (rule: string, target?: Target) => void
+}
+
+declare module 'fastify' {
+  interface FastifyRequest { ctx: RequestContext }
+  interface FastifyContextConfig {
+    /** Policy rule guarding the route (spec/orchestrator.md §1.4, spec/bootstrap.md §2). */
+    policy?: string
+    /** No authentication (health, versions). */
+    public?: boolean
+  }
+}
+
+export interface ServiceAppOptions {
+  /** Service name on every log line. */
+  service: string
+  logLevel?: string
+  /** Disable logging entirely (tests). */
+  logger?: boolean
+  bodyLimitBytes?: number
+  /** Absent: no authentication at all (stand-ins). */
+  authenticator?: Authenticator | undefined
+  policy?: Policy | undefined
+}
+
+export type ServiceApp = FastifyInstance & ReturnType<FastifyInstance['withTypeProvider']>
+
+const HEALTH_PATH = /\/health$/
+
+function routePattern (url: string): RegExp {
+  const escaped = url.split('/').map((segment) => {
+    if (segment.startsWith(':')) return '[^/]+'
+    if (segment === '*') return '.*'
+    return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  }).join('/')
+  return new RegExp(`^${escaped}$`)
+}
+
+/** Maps any error to an ApiError: ours as they are, Fastify's by code, anything else to a bare 500. */
+export function toApiError (error: unknown, request?: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error
+  const e = error as Partial<FastifyError> & { validation?: unknown[], validationContext?: string }
+  if (e.validation !== undefined) {
+    return new BadRequestError(`Invalid ${e.validationContext ?? 'input'}`, e.message ?? 'The request does not match the schema', { errorType: 'InvalidFormatError' })
+  }
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return new PayloadTooLargeError(request?.routeOptions.bodyLimit ?? 0)
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new UnsupportedMediaTypeError(request?.headers['content-type'], ['a content type the route accepts'])
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return new BadRequestError('Invalid JSON body', 'The body is empty but its content type is JSON', { errorType: 'InvalidFormatError' })
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_ASYNC_CONSTRAINT':
+      return new BadRequestError('Bad Request', e.message ?? 'The request is malformed', { errorType: 'InvalidFormatError' })
+  }
+  if (error instanceof SyntaxError || (e.statusCode === 400 && e.message !== undefined)) {
+    return new BadRequestError('Bad Request', e.message ?? 'The request is malformed', { errorType: 'InvalidFormatError' })
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ApiError(e.statusCode, e.name ?? 'Error', e.message)
+  }
+  return new InternalError('Unhandled Exception raised', 'An unexpected error occurred; the service log has the details')
+}
+
+function credentialsOf (identity: Identity | undefined): Credentials {
+  return {
+    user_id: identity?.userId ?? null,
+    user_domain_id: identity?.userDomainId ?? null,
+    project_id: identity?.projectId ?? null,
+    project_domain_id: identity?.projectDomainId ?? null,
+    roles: identity?.roles ?? []
+  }
+}
+
+/**
+ * A Fastify instance with Slipway's shared behaviour installed. Register routes on it afterwards;
+ * `config.policy` names a route's rule, `config.public` skips authentication.
+ */
+export function createServiceApp (options: ServiceAppOptions) {
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions({ service: options.service, level: options.logLevel }),
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => newUuid(),
+    requestIdHeader: false,
+    bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
+    exposeHeadRoutes: false,
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-service-req', request.id)
+      sendError(reply, request, new BadRequestError('Bad Request', error.message, { errorType: 'InvalidFormatError' }))
+    }
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  const routes: Array<{ pattern: RegExp, methods: Set<string> }> = []
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    const existing = routes.find((r) => r.pattern.source === routePattern(route.url).source)
+    if (existing !== undefined) methods.forEach((m) => existing.methods.add(m))
+    else routes.push({ pattern: routePattern(route.url), methods: new Set(methods) })
+  })
+
+  function sendError (reply: FastifyReply, request: FastifyRequest, error: ApiError): void {
+    const body: ErrorBody = errorBody(error, request.url)
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value)
+    reply.code(error.statusCode).type('application/json; charset=utf-8').send(body)
+  }
+
+  app.decorateRequest('ctx', null as unknown as RequestContext)
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-service-req', request.id)
+    const marker = request.headers['x-context-marker']
+    const contextMarker = typeof marker === 'string' && isUuid(marker) ? marker : request.id
+    reply.header('x-context-marker', contextMarker)
+    const tokenHeader = request.headers['x-auth-token']
+    const token = typeof tokenHeader === 'string' && tokenHeader !== '' ? tokenHeader : undefined
+    let identity: Identity | undefined
+    let checked = false
+    const ensureIdentity = async (): Promise<void> => {
+      if (checked) return
+      checked = true
+      if (token !== undefined && options.authenticator !== undefined) identity = await options.authenticator.authenticate(token)
+    }
+    const ctx: RequestContext = {
+      requestId: request.id,
+      contextMarker,
+      authenticated: false,
+      user: null,
+      userId: null,
+      projectId: null,
+      roles: [],
+      token,
+      authorize (rule, target) {
+        const auth = options.authenticator
+        if (auth === undefined) return
+        let allowed: boolean
+        try {
+          allowed = options.policy?.allows(rule, credentialsOf(identity), { project_id: ctx.projectId, user_id: ctx.userId, ...target }) ?? ctx.authenticated
+        } catch (error) {
+          if (error instanceof PolicyError) throw new InternalError('Policy check failed', error.message, { retry: false })
+          throw error
+        }
+        if (allowed) return
+        if (!ctx.authenticated) throw new UnauthenticatedError({ headers: { 'www-authenticate': auth.wwwAuthenticate } })
+        throw new ForbiddenError()
+      }
+    }
+    request.ctx = ctx
+    const config = request.routeOptions.config
+    if (request.is404 || config.public === true || options.authenticator === undefined) return
+    await ensureIdentity()
+    if (identity !== undefined) {
+      ctx.authenticated = true
+      ctx.user = identity.userName
+      ctx.userId = identity.userId
+      ctx.projectId = identity.projectId ?? null
+      ctx.roles = identity.roles
+    }
+    // the route's rule runs before any input is parsed (spec/bootstrap.md §1): no token → 401, not 400
+    if (config.policy !== undefined) ctx.authorize(config.policy)
+    else if (!ctx.authenticated) throw new UnauthenticatedError({ headers: { 'www-authenticate': options.authenticator.wwwAuthenticate } })
+  })
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 204 && HEALTH_PATH.test(request.url)) return
+    request.log.info({ method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request done')
+  })
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? ''
+    const allowed = routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods])
+    if (allowed.length > 0) {
+      if (request.method === 'OPTIONS') {
+        await reply.code(200).header('allow', [...new Set([...allowed, 'OPTIONS'])].join(', ')).send()
+        return
+      }
+      throw new MethodNotAllowedError(request.method, [...new Set([...allowed, 'OPTIONS'])])
+    }
+    throw new NotFoundError('Not Found', `The resource ${path} does not exist`, { errorType: 'HTTPRouteNotFound' })
+  })
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const apiError = toApiError(error, request)
+    if (apiError.statusCode >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed')
+    sendError(reply, request, apiError)
+  })
+
+  return app
+}
+
+/** Accepts bodies of the given content types as raw strings (the route parses them, e.g. YAML). */
+export function acceptTextBodies (app: FastifyInstance, contentTypes: string[]): void {
+  app.addContentTypeParser(contentTypes, { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
+}

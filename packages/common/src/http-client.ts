@@ -1,0 +1,184 @@
+// Outbound HTTP on undici: base URL, a timeout per call, context headers forwarded, the service's own
+// token attached, and every transport failure or 5xx turned into a DownstreamError naming the component.
+import { request as undiciRequest, type Dispatcher } from 'undici'
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
+import { DownstreamError } from './errors.ts'
+import type { ServiceTokenSource } from './auth/identity.ts'
+
+/** The per-request facts a downstream call forwards. */
+export interface CallContext {
+  contextMarker?: string | undefined
+  /** Forwarded as `X-End-User`. */
+  user?: string | null | undefined
+}
+
+export interface HttpClientOptions {
+  /** Component name used in errors and logs: `store`, `engine`, `bootstrap`, `provisioner`, ... */
+  component: string
+  baseUrl: string
+  timeoutMs: number
+  dispatcher?: Dispatcher | undefined
+  /** How the service authenticates itself; absent: no `X-Auth-Token`. */
+  serviceAuth?: ServiceTokenSource | undefined
+  /** Largest response body read, in bytes (default 16 MiB). */
+  maxResponseBytes?: number
+}
+
+export interface CallOptions {
+  ctx?: CallContext | undefined
+  query?: Record<string, string | number | boolean | Array<string | number> | undefined>
+  headers?: Record<string, string>
+  /** Raw body; with `json` or `yaml` the body is serialised and the content type set. */
+  body?: string | Buffer
+  json?: unknown
+  yaml?: unknown
+  timeoutMs?: number
+  /** Send no service token (e.g. obtaining one). */
+  anonymous?: boolean
+}
+
+export interface HttpResponse {
+  statusCode: number
+  headers: Record<string, string | string[] | undefined>
+  text: string
+}
+
+function buildUrl (baseUrl: string, path: string, query: CallOptions['query']): string {
+  const url = new URL(baseUrl.replace(/\/+$/, '') + path)
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue
+    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(item))
+  }
+  return url.toString()
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ABORT_ERR', 'ETIMEDOUT'])
+
+function describe (error: unknown): { code: string, text: string } {
+  const e = error as { code?: string, name?: string, message?: string, cause?: { code?: string, message?: string } }
+  const code = e.code ?? e.cause?.code ?? e.name ?? 'Error'
+  return { code, text: e.cause?.message ?? e.message ?? String(error) }
+}
+
+async function readBody (body: Dispatcher.ResponseData['body'], limit: number, component: string): Promise<string> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length
+    if (size > limit) {
+      body.destroy()
+      throw new DownstreamError(component, `The ${component} answered with more than ${limit} bytes`)
+    }
+    chunks.push(chunk as Buffer)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** An HTTP client bound to one downstream component. */
+export function createHttpClient (options: HttpClientOptions) {
+  const { component, baseUrl, dispatcher, serviceAuth } = options
+  const maxResponseBytes = options.maxResponseBytes ?? 16 * 1024 * 1024
+
+  async function once (method: Dispatcher.HttpMethod, path: string, call: CallOptions): Promise<HttpResponse> {
+    const headers: Record<string, string> = { accept: 'application/json, application/x-yaml;q=0.9, */*;q=0.5', ...call.headers }
+    if (call.ctx?.contextMarker !== undefined) headers['x-context-marker'] = call.ctx.contextMarker
+    if (call.ctx?.user !== undefined && call.ctx.user !== null) headers['x-end-user'] = call.ctx.user
+    let body = call.body
+    if (call.json !== undefined) {
+      body = JSON.stringify(call.json)
+      headers['content-type'] = 'application/json'
+    } else if (call.yaml !== undefined) {
+      body = typeof call.yaml === 'string' ? call.yaml : stringifyYaml(call.yaml)
+      headers['content-type'] = 'application/x-yaml'
+    }
+    if (call.anonymous !== true && serviceAuth !== undefined) {
+      const token = await serviceAuth.token()
+      if (token !== undefined) headers['x-auth-token'] = token
+    }
+    const timeoutMs = call.timeoutMs ?? options.timeoutMs
+    const url = buildUrl(baseUrl, path, call.query)
+    let response: Dispatcher.ResponseData
+    try {
+      response = await undiciRequest(url, {
+        method,
+        headers,
+        body,
+        dispatcher,
+        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs
+      })
+    } catch (error) {
+      const { code, text } = describe(error)
+      const timedOut = TIMEOUT_CODES.has(code) || (error as Error).name === 'TimeoutError'
+      throw new DownstreamError(component, timedOut
+        ? `The ${component} did not answer ${method} ${path} within ${timeoutMs} ms`
+        : `The ${component} could not be reached (${code}: ${text})`,
+      { failure: timedOut ? 'timeout' : 'unreachable', cause: error })
+    }
+    let text: string
+    try {
+      text = await readBody(response.body, maxResponseBytes, component)
+    } catch (error) {
+      if (error instanceof DownstreamError) throw error
+      const timedOut = (error as Error).name === 'TimeoutError' || TIMEOUT_CODES.has(describe(error).code)
+      throw new DownstreamError(component, `The ${component} broke off its answer to ${method} ${path}`, { failure: timedOut ? 'timeout' : 'unreachable', cause: error })
+    }
+    return { statusCode: response.statusCode, headers: response.headers, text }
+  }
+
+  /**
+   * Sends one request; answers any status below 500 to the caller. Transport failures, timeouts and 5xx
+   * answers throw DownstreamError. A 401 with a service token renews the token and retries once.
+   */
+  async function request (method: Dispatcher.HttpMethod, path: string, call: CallOptions = {}): Promise<HttpResponse> {
+    let response = await once(method, path, call)
+    if (response.statusCode === 401 && serviceAuth !== undefined && call.anonymous !== true) {
+      serviceAuth.invalidate()
+      response = await once(method, path, call)
+    }
+    if (response.statusCode >= 500) {
+      throw new DownstreamError(component, `The ${component} answered ${method} ${path} with ${response.statusCode}: ${response.text.slice(0, 500)}`,
+        { failure: 'bad-response', upstreamStatus: response.statusCode })
+    }
+    return response
+  }
+
+  /** Like `request`, but anything other than 2xx throws DownstreamError carrying `upstreamStatus`. */
+  async function expectOk (method: Dispatcher.HttpMethod, path: string, call: CallOptions = {}): Promise<HttpResponse> {
+    const response = await request(method, path, call)
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      throw new DownstreamError(component, `The ${component} answered ${method} ${path} with ${response.statusCode}: ${response.text.slice(0, 500)}`,
+        { failure: 'bad-response', upstreamStatus: response.statusCode })
+    }
+    return response
+  }
+
+  function parse<T> (response: HttpResponse, format: 'json' | 'yaml', what: string): T {
+    try {
+      return (format === 'json' ? JSON.parse(response.text) : parseYaml(response.text, { maxAliasCount: 1000 })) as T
+    } catch (error) {
+      throw new DownstreamError(component, `The ${component} answered ${what} with unreadable ${format.toUpperCase()}`, { cause: error })
+    }
+  }
+
+  return {
+    component,
+    request,
+    expectOk,
+    /** GET and parse a JSON answer (2xx only). */
+    getJson: async <T>(path: string, call: CallOptions = {}): Promise<T> => parse<T>(await expectOk('GET', path, call), 'json', `GET ${path}`),
+    /** GET and parse a YAML answer (2xx only). */
+    getYaml: async <T>(path: string, call: CallOptions = {}): Promise<T> => parse<T>(await expectOk('GET', path, call), 'yaml', `GET ${path}`),
+    /** Send a body and parse the JSON answer (2xx only). */
+    sendJson: async <T>(method: Dispatcher.HttpMethod, path: string, call: CallOptions = {}): Promise<T> => {
+      const response = await expectOk(method, path, call)
+      return (response.text === '' ? undefined : parse<T>(response, 'json', `${method} ${path}`)) as T
+    },
+    /** Parse an answer already received. */
+    parseJson: <T>(response: HttpResponse, what: string): T => parse<T>(response, 'json', what),
+    parseYaml: <T>(response: HttpResponse, what: string): T => parse<T>(response, 'yaml', what)
+  }
+}
+
+export type HttpClient = ReturnType<typeof createHttpClient>
