@@ -30,7 +30,16 @@ type RuleLookup = (name: string) => Check | undefined
 
 /** Splits a rule into words and parentheses; `not(`, `(role:a` and friends split apart. */
 function tokenize (text: string): string[] {
-  return text.replace(/\(/g, ' ( ').replace(/\)/g, ' ) ').split(/\s+/).filter((t) => t !== '')
+  const tokens: string[] = []
+  // a `%(name)s` substitution keeps its parentheses; any other parenthesis is a token of its own
+  for (const match of text.matchAll(/%\([^)\s]*\)s|[()]|[^\s()%]+|%/g)) {
+    const piece = match[0]
+    const last = tokens.length - 1
+    const glued = match.index > 0 && !/[\s()]/.test(text[match.index - 1] ?? ' ') && piece !== '(' && piece !== ')'
+    if (glued && last >= 0 && tokens[last] !== '(' && tokens[last] !== ')') tokens[last] += piece
+    else tokens.push(piece)
+  }
+  return tokens
 }
 
 function lookupPath (source: Record<string, unknown>, path: string): unknown {

@@ -1,0 +1,213 @@
+import { Type } from 'typebox'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { createServiceApp, acceptTextBodies } from '../src/fastify/service-app.ts'
+import { healthRoutes, versionsRoutes } from '../src/fastify/routes.ts'
+import { createPolicy } from '../src/auth/policy.ts'
+import { ConflictError, DownstreamError, ServiceUnavailableError } from '../src/errors.ts'
+import type { Authenticator } from '../src/auth/identity.ts'
+import { AUTH, TEST_AUTH_URI, TEST_TOKENS, testAuthenticator } from '../src/testing/index.ts'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+async function buildTestApp (options: { authenticator?: Authenticator } = {}) {
+  const app = createServiceApp({
+    service: 'test',
+    logger: false,
+    bodyLimitBytes: 256,
+    authenticator: options.authenticator ?? testAuthenticator(),
+    policy: createPolicy({ admin_required: 'role:admin', 'svc:get': 'rule:admin_required', 'svc:secret': 'role:auditor', 'svc:broken': 'rule:admin_required' })
+  })
+  await app.register(healthRoutes, { prefix: '/api/v1.0' })
+  await app.register(versionsRoutes)
+  acceptTextBodies(app, ['application/x-yaml'])
+  app.get('/api/v1.0/things/:id', {
+    config: { policy: 'svc:get' },
+    schema: { params: Type.Object({ id: Type.String({ pattern: '^[0-9]+$' }) }), querystring: Type.Object({ verbosity: Type.Optional(Type.Integer({ minimum: 0, maximum: 5 })) }) }
+  }, async (request) => {
+    if (request.params.id === '409') throw new ConflictError('Unable to pause action', 'The run is failed')
+    if (request.params.id === '503') throw new DownstreamError('store', 'connection refused', { failure: 'unreachable' })
+    if (request.params.id === '500') throw new Error('database password is hunter2')
+    return { id: request.params.id, user: request.ctx.user, marker: request.ctx.contextMarker }
+  })
+  app.get('/api/v1.0/secret', { config: { policy: 'svc:get' } }, async (request) => {
+    request.ctx.authorize('svc:secret')
+    return { ok: true }
+  })
+  app.get('/api/v1.0/misconfigured', { config: { policy: 'svc:unregistered' } }, async () => ({ ok: true }))
+  app.post('/api/v1.0/things', { config: { policy: 'svc:get' } }, async (request) => ({ got: request.body }))
+  onTestFinished(async () => { await app.close() })
+  return app
+}
+
+describe('request context', () => {
+  it('puts a fresh UUID in x-service-req on every response, errors and health included', async () => {
+    const app = await buildTestApp()
+    for (const url of ['/api/v1.0/health', '/api/v1.0/things/1', '/nowhere', '/api/v1.0/things/500']) {
+      const res = await app.inject({ url, headers: AUTH })
+      expect(res.headers['x-service-req'], url).toMatch(UUID)
+    }
+  })
+  it('accepts a UUID context marker and echoes it; replaces anything else with the request id', async () => {
+    const app = await buildTestApp()
+    const marker = '123e4567-e89b-12d3-a456-426614174000'
+    const ok = await app.inject({ url: '/api/v1.0/things/1', headers: { ...AUTH, 'x-context-marker': marker } })
+    expect(ok.json().marker).toBe(marker)
+    expect(ok.headers['x-context-marker']).toBe(marker)
+    const bad = await app.inject({ url: '/api/v1.0/things/1', headers: { ...AUTH, 'x-context-marker': 'DROP TABLE' } })
+    expect(bad.json().marker).toBe(bad.headers['x-service-req'])
+  })
+  it('takes the user from the token', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ url: '/api/v1.0/things/1', headers: { ...AUTH, 'x-end-user': 'mallory' } })
+    expect(res.json().user).toBe('admin')
+  })
+})
+
+describe('authentication and policy', () => {
+  const unauthenticated = {
+    status: 'Failure',
+    message: 'Unauthenticated',
+    reason: 'Credentials are not established',
+    code: '401 Unauthorized',
+    details: { errorCount: 1, errorType: 'ApiError' }
+  }
+  it('answers 401 with WWW-Authenticate when the token is missing', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ url: '/api/v1.0/things/1' })
+    expect(res.statusCode).toBe(401)
+    expect(res.headers['www-authenticate']).toBe(`Keystone uri='${TEST_AUTH_URI}'`)
+    expect(res.json()).toMatchObject(unauthenticated)
+  })
+  it('answers 401 for an unknown token and for an expired one', async () => {
+    const app = await buildTestApp()
+    for (const token of ['nope', TEST_TOKENS.expired]) {
+      const res = await app.inject({ url: '/api/v1.0/things/1', headers: { 'x-auth-token': token } })
+      expect(res.statusCode).toBe(401)
+      expect(res.json()).toMatchObject(unauthenticated)
+    }
+  })
+  it('checks the token before parsing input: a bad parameter without a token is a 401', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ url: '/api/v1.0/things/abc?verbosity=9' })
+    expect(res.statusCode).toBe(401)
+  })
+  it('answers 403 when the rule denies a valid token', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ url: '/api/v1.0/things/1', headers: { 'x-auth-token': TEST_TOKENS.reader } })
+    expect(res.statusCode).toBe(403)
+    expect(res.json()).toMatchObject({ message: 'Forbidden', reason: 'Credentials do not permit access', code: '403 Forbidden' })
+  })
+  it('applies extra rules checked inside a handler', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ url: '/api/v1.0/secret', headers: AUTH })
+    expect(res.statusCode).toBe(403)
+  })
+  it('answers 500 (not 403) when a route names a rule that does not exist', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ url: '/api/v1.0/misconfigured', headers: AUTH })
+    expect(res.statusCode).toBe(500)
+    expect(res.json()).toMatchObject({ message: 'Policy check failed', code: '500 Internal Server Error' })
+  })
+  it('answers 503 when the identity service is down', async () => {
+    const down: Authenticator = { wwwAuthenticate: 'x', authenticate: async () => { throw new ServiceUnavailableError('Identity service unavailable', 'connection refused') } }
+    const app = await buildTestApp({ authenticator: down })
+    const res = await app.inject({ url: '/api/v1.0/things/1', headers: AUTH })
+    expect(res.statusCode).toBe(503)
+    expect(res.json()).toMatchObject({ message: 'Identity service unavailable', code: '503 Service Unavailable', retry: true })
+  })
+  it('serves health and versions without a token', async () => {
+    const app = await buildTestApp()
+    const health = await app.inject({ url: '/api/v1.0/health' })
+    expect(health.statusCode).toBe(204)
+    expect(health.body).toBe('')
+    const versions = await app.inject({ url: '/versions' })
+    expect(versions.json()).toEqual({ 'v1.0': { path: '/api/v1.0', status: 'stable' } })
+  })
+})
+
+describe('error rendering', () => {
+  it('renders our errors with their status and body', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ url: '/api/v1.0/things/409', headers: AUTH })
+    expect(res.statusCode).toBe(409)
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    expect(res.json()).toEqual({
+      apiVersion: 'v1.0',
+      status: 'Failure',
+      kind: 'Status',
+      metadata: {},
+      message: 'Unable to pause action',
+      reason: 'The run is failed',
+      code: '409 Conflict',
+      details: {
+        errorCount: 1,
+        errorList: [{ message: 'The run is failed', error: true }],
+        messageList: [{ message: 'The run is failed', error: true }],
+        errorType: 'ApiError'
+      },
+      retry: false
+    })
+  })
+  it('names the downstream component in a 5xx', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ url: '/api/v1.0/things/503', headers: AUTH })
+    expect(res.statusCode).toBe(503)
+    expect(res.json()).toMatchObject({ message: 'Downstream failure: store', reason: 'connection refused' })
+  })
+  it('answers schema failures with 400', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ url: '/api/v1.0/things/1?verbosity=6', headers: AUTH })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ message: 'Invalid querystring', code: '400 Bad Request', details: { errorType: 'InvalidFormatError' } })
+  })
+  it('answers an unknown route with 404', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ url: '/api/v1.0/nothing/here' })
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toMatchObject({ code: '404 Not Found', details: { errorType: 'HTTPRouteNotFound' } })
+  })
+  it('answers a wrong method with 405 and Allow, and OPTIONS with 200 and Allow', async () => {
+    const app = await buildTestApp()
+    const wrong = await app.inject({ method: 'DELETE', url: '/api/v1.0/things/1', headers: AUTH })
+    expect(wrong.statusCode).toBe(405)
+    expect(wrong.headers.allow).toBe('GET, OPTIONS')
+    expect(wrong.json()).toMatchObject({ code: '405 Method Not Allowed' })
+    const options = await app.inject({ method: 'OPTIONS', url: '/api/v1.0/things/1' })
+    expect(options.statusCode).toBe(200)
+    expect(options.headers.allow).toBe('GET, OPTIONS')
+  })
+  it('answers a body over the limit with 413', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ method: 'POST', url: '/api/v1.0/things', headers: { ...AUTH, 'content-type': 'application/json' }, payload: JSON.stringify({ a: 'x'.repeat(300) }) })
+    expect(res.statusCode).toBe(413)
+    expect(res.json()).toMatchObject({ code: '413 Payload Too Large', reason: 'The request body exceeds the limit of 256 bytes' })
+  })
+  it('answers an unsupported content type with 415', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ method: 'POST', url: '/api/v1.0/things', headers: { ...AUTH, 'content-type': 'text/csv' }, payload: 'a,b' })
+    expect(res.statusCode).toBe(415)
+    expect(res.json()).toMatchObject({ code: '415 Unsupported Media Type' })
+    expect(res.json().reason).toContain('text/csv')
+  })
+  it('answers malformed JSON and an empty JSON body with 400', async () => {
+    const app = await buildTestApp()
+    for (const payload of ['{"a":', '']) {
+      const res = await app.inject({ method: 'POST', url: '/api/v1.0/things', headers: { ...AUTH, 'content-type': 'application/json' }, payload })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toMatchObject({ status: 'Failure', code: '400 Bad Request' })
+    }
+  })
+  it('passes raw text bodies of accepted types to the handler', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ method: 'POST', url: '/api/v1.0/things', headers: { ...AUTH, 'content-type': 'application/x-yaml' }, payload: 'a: 1\n' })
+    expect(res.json()).toEqual({ got: 'a: 1\n' })
+  })
+  it('answers an unexpected exception with 500 and no internals', async () => {
+    const app = await buildTestApp()
+    const res = await app.inject({ url: '/api/v1.0/things/500', headers: AUTH })
+    expect(res.statusCode).toBe(500)
+    expect(res.json()).toMatchObject({ message: 'Unhandled Exception raised', code: '500 Internal Server Error', retry: true })
+    expect(res.body).not.toContain('hunter2')
+    expect(res.body).not.toContain('.ts:')
+  })
+})
