@@ -1,0 +1,2 @@
+// @slipway/stack: start the five Slipway processes together (npm start, end-to-end tests).
+export * from './stack.ts'
