@@ -1,0 +1,46 @@
+// buildApp(deps): the bootstrap service's routes on common's service app; never listens.
+import { createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
+import type { Authenticator, Policy } from '@slipway/common'
+import type { DesignFetcher } from './clients/design.ts'
+import type { KubernetesClient } from './clients/kubernetes.ts'
+import { joinScriptRoutes } from './routes/join-scripts.ts'
+import { validateDesignRoutes } from './routes/validate-design.ts'
+import { nodeLabelRoutes } from './routes/node-labels.ts'
+
+export interface AppDeps {
+  authenticator: Authenticator
+  policy: Policy
+  fetchDesign: DesignFetcher
+  kubernetes: KubernetesClient
+  bodyLimitBytes?: number
+  logLevel?: string
+  logger?: boolean
+}
+
+export async function buildApp (deps: AppDeps) {
+  const app = createServiceApp({
+    service: 'bootstrap',
+    logLevel: deps.logLevel,
+    logger: deps.logger,
+    bodyLimitBytes: deps.bodyLimitBytes,
+    authenticator: deps.authenticator,
+    policy: deps.policy
+  })
+  // bodies are parsed by the routes, so that each answers bad input in its own documented shape
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
+  app.addHook('onRequest', async (request, reply) => {
+    // Promenade's request-id header, beside the seed's x-service-req (spec/bootstrap.md §3)
+    reply.header('x-deckhand-req', request.id)
+    const endUser = request.headers['x-end-user']
+    if (typeof endUser === 'string') reply.header('x-end-user', endUser)
+  })
+  await app.register(versionsRoutes)
+  await app.register(async (api) => {
+    await api.register(healthRoutes)
+    await api.register(joinScriptRoutes, { fetchDesign: deps.fetchDesign, kubernetes: deps.kubernetes })
+    await api.register(validateDesignRoutes, { fetchDesign: deps.fetchDesign })
+    await api.register(nodeLabelRoutes, { kubernetes: deps.kubernetes })
+  }, { prefix: '/api/v1.0' })
+  return app
+}

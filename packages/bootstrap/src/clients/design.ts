@@ -1,0 +1,59 @@
+// Fetches a site design from its design_ref (spec/bootstrap.md §6.3): `deckhand+http(s)://` is the store's
+// rendered documents, read with the service's identity; plain http(s) is a YAML file rendered here.
+import { parseAllDocuments } from 'yaml'
+import { createHttpClient, DownstreamError, type CallContext, type ServiceTokenSource } from '@slipway/common'
+import type { Dispatcher } from 'undici'
+import { DesignError, prepareLocalDesign, type DesignDocument } from '../domain/documents.ts'
+
+export interface DesignFetcherOptions {
+  timeoutMs: number
+  maxBytes: number
+  serviceAuth: ServiceTokenSource
+  dispatcher?: Dispatcher
+}
+
+/** Parses multi-document YAML with a bound on aliases; empty documents are skipped. */
+export function parseDesignYaml (text: string): unknown[] {
+  const docs = parseAllDocuments(text, { version: '1.1', maxAliasCount: 1000 } as Parameters<typeof parseAllDocuments>[1])
+  const list = Array.isArray(docs) ? docs : [docs]
+  const values: unknown[] = []
+  for (const doc of list) {
+    if (doc.errors.length > 0) throw new DesignError(`The design is not valid YAML: ${doc.errors[0]?.message ?? 'parse error'}`, 'InvalidFormatError')
+    let value: unknown
+    try {
+      value = doc.toJS({ maxAliasCount: 1000 })
+    } catch (error) {
+      throw new DesignError(`The design is not valid YAML: ${(error as Error).message}`, 'InvalidFormatError')
+    }
+    if (value !== null && value !== undefined) values.push(value)
+  }
+  return values
+}
+
+/** The documents behind `designRef`; fetch failures are DownstreamError('store'), design defects DesignError. */
+export function createDesignFetcher (options: DesignFetcherOptions) {
+  return async function fetchDesign (designRef: string, ctx: CallContext, callerToken?: string): Promise<DesignDocument[]> {
+    const fromStore = designRef.startsWith('deckhand+')
+    const url = new URL(fromStore ? designRef.slice('deckhand+'.length) : designRef)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DesignError(`design_ref scheme ${url.protocol} is not supported`, 'InvalidFormatError')
+    // the store is read with the service's own identity; with none configured, the caller's token (documented extension)
+    const serviceToken = await options.serviceAuth.token()
+    const http = createHttpClient({
+      component: 'store',
+      baseUrl: url.origin,
+      timeoutMs: options.timeoutMs,
+      maxResponseBytes: options.maxBytes,
+      dispatcher: options.dispatcher,
+      serviceAuth: fromStore ? { token: async () => serviceToken ?? callerToken, invalidate: options.serviceAuth.invalidate } : undefined
+    })
+    const response = await http.request('GET', url.pathname + url.search, { ctx, headers: { accept: 'application/x-yaml' } })
+    if (response.statusCode !== 200) {
+      throw new DownstreamError('store', `${response.statusCode} Client Error: fetching the design from ${url.origin}${url.pathname} answered ${response.statusCode}`, { upstreamStatus: response.statusCode })
+    }
+    const raw = parseDesignYaml(response.text)
+    if (fromStore) return raw as DesignDocument[]
+    return prepareLocalDesign(raw)
+  }
+}
+
+export type DesignFetcher = ReturnType<typeof createDesignFetcher>

@@ -1,0 +1,23 @@
+// The bootstrap service's configuration: environment variables validated by one schema (STYLE.md §6).
+import { Type, type Static } from 'typebox'
+import { AuthConfigProperties, readConfig } from '@slipway/common'
+
+export const ConfigSchema = Type.Object({
+  HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
+  PORT: Type.Integer({ default: 9001, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
+  LOG_LEVEL: Type.String({ default: 'info', description: 'pino log level' }),
+  BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1, description: 'Largest request body accepted' }),
+  DESIGN_TIMEOUT_MS: Type.Integer({ default: 300_000, minimum: 1, description: 'Timeout of a design_ref fetch' }),
+  DESIGN_MAX_BYTES: Type.Integer({ default: 67_108_864, minimum: 1, description: 'Largest design accepted from design_ref' }),
+  KUBE_API_URL: Type.String({ default: '', description: 'Kubernetes API URL (e.g. stub-site); else KUBECONFIG, else in-cluster' }),
+  KUBE_TOKEN: Type.String({ default: '', description: 'Bearer token for KUBE_API_URL' }),
+  KUBECONFIG: Type.String({ default: '', description: 'kubeconfig file (server, token or client certificate, CA)' }),
+  KUBE_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1, description: 'Timeout of each Kubernetes API call' }),
+  KUBERNETES_SERVICE_HOST: Type.String({ default: '', description: 'Set by Kubernetes in a pod: enables the in-cluster service account' }),
+  KUBERNETES_SERVICE_PORT: Type.String({ default: '443', description: 'Set by Kubernetes in a pod' }),
+  ...AuthConfigProperties
+})
+
+export type Config = Static<typeof ConfigSchema>
+
+export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => readConfig(ConfigSchema, env)

@@ -1,0 +1,24 @@
+// The one place the bootstrap service's clients and rules are wired from configuration.
+import { authenticatorFromConfig, policyFromConfig, serviceTokenFromConfig } from '@slipway/common'
+import type { Config } from './config.ts'
+import { createDesignFetcher } from './clients/design.ts'
+import { createKubernetesClient, resolveConnection } from './clients/kubernetes.ts'
+import { POLICY_DEFAULTS } from './policy.ts'
+
+export function createDeps (config: Config) {
+  return {
+    authenticator: authenticatorFromConfig(config),
+    policy: policyFromConfig(config, POLICY_DEFAULTS),
+    fetchDesign: createDesignFetcher({ timeoutMs: config.DESIGN_TIMEOUT_MS, maxBytes: config.DESIGN_MAX_BYTES, serviceAuth: serviceTokenFromConfig(config) }),
+    kubernetes: createKubernetesClient({
+      timeoutMs: config.KUBE_TIMEOUT_MS,
+      connect: () => resolveConnection(
+        { apiUrl: config.KUBE_API_URL, token: config.KUBE_TOKEN, kubeconfig: config.KUBECONFIG, timeoutMs: config.KUBE_TIMEOUT_MS },
+        { host: config.KUBERNETES_SERVICE_HOST, port: config.KUBERNETES_SERVICE_PORT })
+    }),
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    logLevel: config.LOG_LEVEL
+  }
+}
+
+export type Deps = ReturnType<typeof createDeps>

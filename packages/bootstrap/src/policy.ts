@@ -1,0 +1,7 @@
+// Policy rules of the bootstrap service (spec/bootstrap.md §2): upstream names and defaults.
+export const POLICY_DEFAULTS: Record<string, string> = {
+  admin_required: 'role:admin',
+  'kubernetes_provisioner:get_join_scripts': 'role:admin',
+  'kubernetes_provisioner:post_validatedesign': 'role:admin',
+  'kubernetes_provisioner:update_node_labels': 'role:admin'
+}

@@ -1,0 +1,40 @@
+// GET /v1.0/join-scripts (seed 001 §4.2, spec/bootstrap.md §6): validate, fetch the design, answer the script.
+import type { FastifyInstance } from 'fastify'
+import { ApiError, BadRequestError, DownstreamError } from '@slipway/common'
+import { ParamError, parseJoinParams } from '../domain/join-params.ts'
+import { DesignError } from '../domain/documents.ts'
+import { buildJoinScript, EncryptionError } from '../domain/join-script.ts'
+import type { DesignFetcher } from '../clients/design.ts'
+import type { KubernetesClient } from '../clients/kubernetes.ts'
+
+const PARAM_ERROR_TYPE = { missing: 'HTTPMissingParam', invalid: 'HTTPInvalidParam', format: 'InvalidFormatError' } as const
+const NODE_FORMAT_PARAMS = new Set(['hostname', 'ip', 'external_ip'])
+
+/** Our own failures, named as the spec's status table names them (§6.6). */
+export function joinScriptError (error: unknown): unknown {
+  if (error instanceof ParamError) {
+    const errorType = error.kind === 'format' && NODE_FORMAT_PARAMS.has(error.param) ? 'ValidationException' : PARAM_ERROR_TYPE[error.kind]
+    const title = error.kind === 'missing' ? 'Missing parameter' : 'Invalid parameter'
+    return new BadRequestError(error.message, title, { errorType, errorList: [{ message: error.message, parameter: error.param }] })
+  }
+  if (error instanceof DesignError) return new BadRequestError(error.message, error.message, { errorType: error.errorType })
+  if (error instanceof EncryptionError) return new ApiError(500, 'Payload encryption error', error.message, { errorType: 'EncryptionException' })
+  // a design that cannot be fetched is the store's failure: 502 naming it (spec §6.6)
+  if (error instanceof DownstreamError && error.component === 'store') return new DownstreamError('store', error.reason, { statusCode: 502, upstreamStatus: error.upstreamStatus })
+  return error
+}
+
+export async function joinScriptRoutes (app: FastifyInstance, options: { fetchDesign: DesignFetcher, kubernetes: KubernetesClient }): Promise<void> {
+  app.get('/join-scripts', { config: { policy: 'kubernetes_provisioner:get_join_scripts' } }, async (request, reply) => {
+    try {
+      const params = parseJoinParams(request.query as Record<string, string | string[]>)
+      const documents = await options.fetchDesign(params.designRef, request.ctx, request.ctx.token)
+      const joinIps = await options.kubernetes.apiServerIps()
+      const script = buildJoinScript(documents, params, joinIps)
+      request.log.info({ hostname: params.hostname, bytes: script.length }, 'join script generated')
+      return await reply.type('text/x-shellscript').send(script)
+    } catch (error) {
+      throw joinScriptError(error)
+    }
+  })
+}

@@ -1,0 +1,114 @@
+// Test doubles on 127.0.0.1 (port 0): a design server (plain http and a Deckhand-like path) and a small
+// Kubernetes node API that records patches and can fail on demand.
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import Fastify from 'fastify'
+import { onTestFinished } from 'vitest'
+import { createPolicy, staticServiceToken } from '@slipway/common'
+import { testAuthenticator } from '@slipway/common/testing'
+import { buildApp } from '../../src/app.ts'
+import { createDesignFetcher, parseDesignYaml } from '../../src/clients/design.ts'
+import { prepareLocalDesign } from '../../src/domain/documents.ts'
+import { stringify as stringifyYaml } from 'yaml'
+import { createKubernetesClient, KubernetesConfigError } from '../../src/clients/kubernetes.ts'
+import { POLICY_DEFAULTS } from '../../src/policy.ts'
+
+const SITE_DIR = resolve(import.meta.dirname, '../../../../examples/site')
+
+/** The example site as one multi-document YAML text. */
+export function exampleDesign (): string {
+  return readFileSync(resolve(SITE_DIR, 'global.yaml'), 'utf8') + '\n---\n' + readFileSync(resolve(SITE_DIR, 'site.yaml'), 'utf8')
+}
+
+async function listen (app: ReturnType<typeof Fastify>): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  onTestFinished(async () => { await app.close() })
+  const address = app.server.address()
+  return `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
+}
+
+/** Serves `design` at /site.yaml and at /api/v1.0/revisions/1/rendered-documents; records request headers. */
+export async function startDesignServer (design: string) {
+  const seen: Array<Record<string, unknown>> = []
+  const app = Fastify()
+  app.get('/site.yaml', async (request, reply) => { seen.push(request.headers); return await reply.type('application/x-yaml').send(design) })
+  // the store answers rendered documents: layered, abstract ones left out
+  app.get('/api/v1.0/revisions/1/rendered-documents', async (request, reply) => {
+    seen.push(request.headers)
+    const rendered = prepareLocalDesign(parseDesignYaml(design)).map((d) => stringifyYaml(d)).join('---\n')
+    return await reply.type('application/x-yaml').send(rendered)
+  })
+  app.get('/broken', async (_request, reply) => await reply.code(500).send('kaput'))
+  const url = await listen(app)
+  return { url, seen }
+}
+
+export interface KubeNodeFixture { name: string, labels: Record<string, string>, internalIp?: string }
+
+/** A Kubernetes node API with `nodes`; `mode` makes it fail (error) or stall (hang). */
+export async function startKube (nodes: KubeNodeFixture[], mode: { fail?: boolean } = {}) {
+  const patches: Array<{ name: string, body: unknown, contentType: string | undefined }> = []
+  const byName = new Map(nodes.map((n) => [n.name, n]))
+  const asNode = (n: KubeNodeFixture) => ({
+    kind: 'Node',
+    apiVersion: 'v1',
+    metadata: { name: n.name, labels: n.labels },
+    status: { addresses: n.internalIp === undefined ? [] : [{ type: 'InternalIP', address: n.internalIp }] }
+  })
+  const app = Fastify()
+  app.addContentTypeParser(['application/strategic-merge-patch+json', 'application/merge-patch+json'], { parseAs: 'string' }, (_r, body, done) => { done(null, JSON.parse(String(body))) })
+  app.addHook('onRequest', async (_request, reply) => { if (mode.fail === true) await reply.code(500).send({ kind: 'Status', status: 'Failure', code: 500 }) })
+  app.get('/api/v1/nodes', async (request) => {
+    const selector = (request.query as { labelSelector?: string }).labelSelector
+    const [key, value] = (selector ?? '').split('=')
+    const items = nodes.filter((n) => selector === undefined || n.labels[key ?? ''] === value).map(asNode)
+    return { kind: 'NodeList', apiVersion: 'v1', items }
+  })
+  app.get('/api/v1/nodes/:name', async (request, reply) => {
+    const node = byName.get((request.params as { name: string }).name)
+    if (node === undefined) return await reply.code(404).send({ kind: 'Status', status: 'Failure', reason: 'NotFound', code: 404 })
+    return asNode(node)
+  })
+  app.patch('/api/v1/nodes/:name', async (request) => {
+    const name = (request.params as { name: string }).name
+    patches.push({ name, body: request.body, contentType: request.headers['content-type'] })
+    const node = byName.get(name)
+    const labels = (request.body as { metadata: { labels: Record<string, string | null> } }).metadata.labels
+    if (node !== undefined) {
+      for (const [k, v] of Object.entries(labels)) {
+        if (v === null) Reflect.deleteProperty(node.labels, k)
+        else node.labels[k] = v
+      }
+    }
+    return asNode(node ?? { name, labels: {} })
+  })
+  const url = await listen(app)
+  return { url, patches, nodes: byName }
+}
+
+/** The API-server node that yields the join IP, and a worker with labels, as in spec §11. */
+export function clusterNodes (): KubeNodeFixture[] {
+  return [
+    { name: 'n0', labels: { 'kubernetes-apiserver': 'enabled', 'kubernetes.io/hostname': 'n0' }, internalIp: '192.168.77.10' },
+    { name: 'n1', labels: { a: '1', b: '2', 'kubernetes.io/hostname': 'n1', 'node-role.kubernetes.io/worker': '' } }
+  ]
+}
+
+/** The bootstrap app with test tokens; Kubernetes at `kubeUrl` (undefined: no configuration). */
+export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number } = {}) {
+  const app = await buildApp({
+    authenticator: testAuthenticator(),
+    policy: createPolicy(POLICY_DEFAULTS),
+    logger: false,
+    fetchDesign: createDesignFetcher({ timeoutMs: 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken('svc-token') }),
+    kubernetes: createKubernetesClient({
+      timeoutMs: options.kubeTimeoutMs ?? 2000,
+      connect: () => {
+        if (options.kubeUrl === undefined) throw new KubernetesConfigError('No Kubernetes configuration: set KUBE_API_URL, KUBECONFIG, or run in a cluster')
+        return { server: options.kubeUrl, token: 'kube-token' }
+      }
+    })
+  })
+  onTestFinished(async () => { await app.close() })
+  return app
+}
