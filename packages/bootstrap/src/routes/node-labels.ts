@@ -2,7 +2,7 @@
 // applied as one patch through the Kubernetes API.
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
-import { BadRequestError } from '@slipway/common'
+import { BadRequestError, NotFoundError } from '@slipway/common'
 import { labelKeyProblem, labelPatch, labelValueProblem, type LabelRequest } from '../domain/node-labels.ts'
 import type { KubernetesClient } from '../clients/kubernetes.ts'
 
@@ -46,9 +46,11 @@ export const LABELS_UPDATED = {
 export async function nodeLabelRoutes (app: FastifyInstance, options: { kubernetes: KubernetesClient }): Promise<void> {
   app.put('/node-labels/:node_name', {
     config: { policy: 'kubernetes_provisioner:update_node_labels' },
-    schema: { params: Type.Object({ node_name: Type.String({ minLength: 1, maxLength: 253 }) }) }
+    schema: { params: Type.Object({ node_name: Type.String({ maxLength: 253 }) }) }
   }, async (request) => {
     const { node_name: nodeName } = request.params as { node_name: string }
+    // spec §8.1: an empty node name is a bad URL, not bad input
+    if (nodeName === '') throw new NotFoundError('Bad URL', 'The node name is missing from the path', { errorType: 'HTTPRouteNotFound' })
     const requested = parseLabelRequest(request.body, request.headers['content-type'])
     const node = await options.kubernetes.getNode(nodeName)
     const patch = labelPatch(node.metadata?.labels, requested)
