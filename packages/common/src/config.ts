@@ -38,7 +38,7 @@ export function readConfig<S extends TObject> (schema: S, env: Record<string, st
 export function describeConfig (schema: TObject): string {
   return Object.entries(schema.properties).map(([key, prop]) => {
     const p = prop as { default?: unknown, description?: string }
-    const def = p.default === undefined ? '' : `\`${String(p.default)}\``
+    const def = p.default === undefined || p.default === '' ? '' : `\`${String(p.default)}\``
     return `| \`${key}\` | ${def} | ${p.description ?? ''} |`
   }).join('\n')
 }
