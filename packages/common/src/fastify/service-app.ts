@@ -28,8 +28,15 @@ export interface RequestContext {
   authorize: (rule: string, target?: Target) => void
 }
 
+/** One route as registered: for tests that must cover every route without listing them by hand. */
+export interface RouteEntry { method: string, url: string, public: boolean, policy: string | undefined }
+
 declare module 'fastify' {
   interface FastifyRequest { ctx: RequestContext }
+  interface FastifyInstance {
+    /** Every route registered on the service app, with its method, URL pattern, and auth facts. */
+    routeTable: () => RouteEntry[]
+  }
   interface FastifyContextConfig {
     /** Policy rule guarding the route (spec/orchestrator.md §1.4, spec/bootstrap.md §2). */
     policy?: string
@@ -118,8 +125,12 @@ export function createServiceApp (options: ServiceAppOptions) {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const routes: Array<{ pattern: RegExp, methods: Set<string> }> = []
+  const table: RouteEntry[] = []
+  app.decorate('routeTable', () => [...table])
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
+    const config = route.config as { public?: boolean, policy?: string } | undefined
+    for (const method of methods) table.push({ method, url: route.url, public: config?.public === true, policy: config?.policy })
     const existing = routes.find((r) => r.pattern.source === routePattern(route.url).source)
     if (existing !== undefined) methods.forEach((m) => existing.methods.add(m))
     else routes.push({ pattern: routePattern(route.url), methods: new Set(methods) })
