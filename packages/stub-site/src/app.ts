@@ -1,0 +1,82 @@
+// buildApp(deps): the stand-in's Fastify instance (Drydock nodes, Kubernetes nodes, control routes); never listens.
+import { UnauthenticatedError, ApiError, createServiceApp, healthRoutes } from '@slipway/common'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Site } from './domain/site.ts'
+import type { Faults } from './domain/faults.ts'
+import { drydockRoutes } from './routes/drydock.ts'
+import { kubernetesRoutes } from './routes/kubernetes.ts'
+import { controlRoutes } from './routes/control.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route plays the fault chosen with SITE_FAULT or PUT /_stub/fault. */
+    faultable?: boolean
+  }
+}
+
+export interface AppDeps {
+  site: Site
+  faults: Faults
+  /** Accepted tokens; empty: any caller, with or without a token. */
+  authTokens: string[]
+  logger?: boolean
+  logLevel?: string
+}
+
+function tokenOf (request: FastifyRequest): string | undefined {
+  const header = request.headers['x-auth-token']
+  if (typeof header === 'string' && header !== '') return header
+  const authorization = request.headers.authorization
+  const match = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null
+  return match?.[1]
+}
+
+export function buildApp (deps: AppDeps) {
+  const app = createServiceApp({ service: 'stub-site', logger: deps.logger, logLevel: deps.logLevel })
+  const tokens = new Set(deps.authTokens.filter((t) => t !== ''))
+  const hanging = new Set<() => void>()
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.routeOptions.config.faultable !== true) return
+    const fault = deps.faults.get()
+    if (fault.mode === 'error') {
+      const status = fault.status ?? 500
+      throw new ApiError(status, 'Injected fault', `stub-site is told to fail (fault mode error, status ${status})`, { retry: true })
+    }
+    if (fault.mode === 'hang') {
+      // never answer: the caller's timeout is what is under test; the socket goes when the caller gives up or we close
+      reply.hijack()
+      const socket = request.raw.socket
+      await new Promise<void>((resolve) => {
+        const release = (): void => {
+          hanging.delete(release)
+          socket.destroy()
+          resolve()
+        }
+        hanging.add(release)
+        socket.once('close', release)
+      })
+    }
+  })
+
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (tokens.size === 0 || request.is404 || request.routeOptions.config.public === true) return
+    const token = tokenOf(request)
+    if (token === undefined || !tokens.has(token)) {
+      throw new UnauthenticatedError({ headers: { 'www-authenticate': 'Bearer realm="stub-site"' } })
+    }
+  })
+
+  app.addHook('preClose', async () => {
+    for (const release of [...hanging]) release()
+  })
+
+  app.get('/healthz', { config: { public: true } }, async () => 'ok')
+  app.register(healthRoutes, { prefix: '/api/v1.0' })
+  app.register(drydockRoutes, { prefix: '/api/v1.0', site: deps.site })
+  app.register(kubernetesRoutes, { prefix: '/api/v1', site: deps.site })
+  app.register(controlRoutes, { prefix: '/_stub', site: deps.site, faults: deps.faults })
+  return app
+}
+
+export type SiteApp = ReturnType<typeof buildApp>

@@ -1,0 +1,142 @@
+// The machines the site knows: their provisioning and power states, addresses and Kubernetes labels.
+// All changes go through here, so each one bumps the resource version and is persisted.
+import { createHash, randomUUID } from 'node:crypto'
+import { BadRequestError } from '@slipway/common'
+import { InvalidNodeError, NodeNotFoundError } from '../errors.ts'
+import {
+  POWER_STATES, STATUS_NAMES, type NodeStateUpdate, type PowerState, type SeedNode, type SiteNode, type SiteState, type StatusName
+} from '../schemas/nodes.ts'
+import { applyLabelsPatch, labelProblems, type PatchKind } from './labels.ts'
+
+export interface InventoryOptions {
+  /** State to start from (persisted earlier); absent: no nodes. */
+  initial?: SiteState | undefined
+  /** Called with the whole state after every change. */
+  persist?: ((state: SiteState) => void) | undefined
+  now?: () => Date
+}
+
+// a MAC in the locally administered QEMU range, stable per hostname, for nodes whose design gives none
+function macFor (hostname: string): string {
+  const hash = createHash('sha256').update(hostname).digest()
+  return ['52', '54', '00', ...[0, 1, 2].map((i) => (hash[i] ?? 0).toString(16).padStart(2, '0'))].join(':')
+}
+
+// Kubernetes adds these to every node it registers; the bootstrap service must never remove them (spec/bootstrap.md §8.2)
+function systemLabels (hostname: string): Record<string, string> {
+  return {
+    'kubernetes.io/hostname': hostname,
+    'kubernetes.io/os': 'linux',
+    'kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/os': 'linux',
+    'beta.kubernetes.io/arch': 'amd64'
+  }
+}
+
+const STATUS_SET = new Set<string>(STATUS_NAMES)
+const POWER_SET = new Set<string>(POWER_STATES)
+
+export function createInventory (options: InventoryOptions = {}) {
+  const now = options.now ?? (() => new Date())
+  const nodes = new Map<string, SiteNode>()
+  let resourceVersion = options.initial?.resource_version ?? 0
+  for (const node of options.initial?.nodes ?? []) nodes.set(node.hostname, node)
+
+  function snapshot (): SiteState {
+    return { version: 1, resource_version: resourceVersion, nodes: [...nodes.values()] }
+  }
+
+  function save (): void {
+    options.persist?.(snapshot())
+  }
+
+  function stamp (node: SiteNode): SiteNode {
+    resourceVersion += 1
+    const stamped = { ...node, resource_version: resourceVersion }
+    nodes.set(node.hostname, stamped)
+    return stamped
+  }
+
+  function list (): SiteNode[] {
+    return [...nodes.values()].sort((a, b) => a.hostname.localeCompare(b.hostname))
+  }
+
+  function find (hostname: string): SiteNode | undefined {
+    return nodes.get(hostname)
+  }
+
+  function get (hostname: string): SiteNode {
+    const node = nodes.get(hostname)
+    if (node === undefined) throw new NodeNotFoundError(hostname)
+    return node
+  }
+
+  /**
+   * Adds the seeds whose hostname is not known yet; known nodes keep their state (the machine is the same,
+   * the design only describes it). New nodes are `Ready` and powered `off` unless the seed says otherwise.
+   */
+  function addMissing (seeds: SeedNode[]): SiteNode[] {
+    const added: SiteNode[] = []
+    for (const seed of seeds) {
+      if (nodes.has(seed.hostname)) continue
+      const bootIp = seed.boot_ip ?? ''
+      added.push(stamp({
+        hostname: seed.hostname,
+        status_name: seed.status_name ?? 'Ready',
+        power_state: seed.power_state ?? 'off',
+        memory: seed.memory ?? 131072,
+        cpu_count: seed.cpu_count ?? 48,
+        boot_mac: seed.boot_mac ?? macFor(seed.hostname),
+        power_address: seed.power_address ?? '',
+        boot_ip: bootIp,
+        internal_ip: seed.internal_ip ?? bootIp,
+        labels: { ...systemLabels(seed.hostname), ...seed.labels },
+        uid: randomUUID(),
+        resource_version: 0,
+        created_at: now().toISOString().replace(/\.\d{3}Z$/, 'Z')
+      }))
+    }
+    if (added.length > 0) save()
+    return added
+  }
+
+  /** Moves a node to another provisioning status and/or power state (the engine's simulated steps). */
+  function setState (hostname: string, update: NodeStateUpdate): SiteNode {
+    const node = get(hostname)
+    if (update.status_name === undefined && update.power_state === undefined) {
+      throw new BadRequestError('Invalid node state', 'Give status_name, power_state or both')
+    }
+    if (update.status_name !== undefined && !STATUS_SET.has(update.status_name)) {
+      throw new BadRequestError('Invalid node state', `status_name ${JSON.stringify(update.status_name)} is not one of: ${STATUS_NAMES.join(', ')}`)
+    }
+    if (update.power_state !== undefined && !POWER_SET.has(update.power_state)) {
+      throw new BadRequestError('Invalid node state', `power_state ${JSON.stringify(update.power_state)} is not one of: ${POWER_STATES.join(', ')}`)
+    }
+    const changed = stamp({
+      ...node,
+      status_name: (update.status_name ?? node.status_name) as StatusName,
+      power_state: (update.power_state ?? node.power_state) as PowerState
+    })
+    save()
+    return changed
+  }
+
+  /** Applies a Kubernetes merge or strategic merge patch body to the node's labels; nothing changes on error. */
+  function patchLabels (hostname: string, body: unknown, kind: PatchKind): SiteNode {
+    const node = get(hostname)
+    const labels = applyLabelsPatch(node.labels, body, kind)
+    const problems = labelProblems(labels)
+    if (problems.length > 0) throw new InvalidNodeError(hostname, problems)
+    const same = Object.keys(labels).length === Object.keys(node.labels).length &&
+      Object.entries(labels).every(([k, v]) => node.labels[k] === v)
+    // Kubernetes leaves the resource version alone for a patch that changes nothing
+    if (same) return node
+    const changed = stamp({ ...node, labels })
+    save()
+    return changed
+  }
+
+  return { list, find, get, addMissing, setState, patchLabels, snapshot, resourceVersion: () => resourceVersion }
+}
+
+export type Inventory = ReturnType<typeof createInventory>

@@ -1,0 +1,7 @@
+// @slipway/stub-site: the Drydock node inventory and Kubernetes nodes stand-in.
+export { buildApp, type AppDeps, type SiteApp } from './app.ts'
+export { ConfigSchema, loadConfig, type Config } from './config.ts'
+export { createDeps } from './deps.ts'
+export { startSite, type RunningSite } from './start.ts'
+export { parseNodesFile } from './nodes-file.ts'
+export { POWER_STATES, STATUS_NAMES, type DrydockNode, type NodeStateUpdate, type SeedNode } from './schemas/nodes.ts'

@@ -1,0 +1,24 @@
+// Control routes for tests and the stub-engine: move a node's states, choose the fault the stand-in plays.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { DrydockNodeSchema, FaultSchema, NodeStateUpdateSchema } from '../schemas/nodes.ts'
+import type { Site } from '../domain/site.ts'
+import type { Faults } from '../domain/faults.ts'
+import { toDrydockNode } from '../views.ts'
+
+export const controlRoutes: FastifyPluginAsyncTypebox<{ site: Site, faults: Faults }> = async (app, { site, faults }) => {
+  app.put('/nodes/:hostname/state', {
+    schema: {
+      params: Type.Object({ hostname: Type.String({ minLength: 1 }) }),
+      body: NodeStateUpdateSchema,
+      response: { 200: DrydockNodeSchema }
+    }
+  }, async (request) => {
+    await site.refreshFor(request.params.hostname)
+    return toDrydockNode(site.inventory.setState(request.params.hostname, request.body))
+  })
+
+  app.get('/fault', { schema: { response: { 200: FaultSchema } } }, async () => faults.get())
+
+  app.put('/fault', { schema: { body: FaultSchema, response: { 200: FaultSchema } } }, async (request) => faults.set(request.body))
+}

@@ -1,0 +1,102 @@
+// Kubernetes core/v1 nodes: list, get and label patches, with Kubernetes' Status error objects (spec/bootstrap.md §8.3).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { MethodNotAllowedError, NotFoundError, UnsupportedMediaTypeError, toApiError, type ApiError } from '@slipway/common'
+import type { FastifyReply } from 'fastify'
+import { Type } from 'typebox'
+import { BadPatchError, type KubeDetails } from '../errors.ts'
+import type { PatchKind } from '../domain/labels.ts'
+import type { Site } from '../domain/site.ts'
+import type { KubeStatus } from '../schemas/nodes.ts'
+import { toKubeNode, toKubeNodeList } from '../views.ts'
+
+const PATCH_TYPES: Record<string, PatchKind> = {
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic'
+}
+const ACCEPTED_PATCH_TYPES = Object.keys(PATCH_TYPES).join(', ')
+
+// Kubernetes' StatusReason for each code the stand-in answers
+const REASONS: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  413: 'RequestEntityTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout'
+}
+
+export function kubeStatus (error: ApiError): KubeStatus {
+  const code = error.statusCode
+  const status: KubeStatus = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: code === 415 ? `the body of the request was in an unknown format - accepted media types include: ${ACCEPTED_PATCH_TYPES}` : error.reason,
+    reason: REASONS[code] ?? (code >= 500 ? 'InternalError' : 'BadRequest'),
+    code
+  }
+  const details = (error as { kube?: KubeDetails }).kube
+  if (details !== undefined) status.details = details
+  return status
+}
+
+async function sendStatus (reply: FastifyReply, error: ApiError): Promise<void> {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value)
+  await reply.code(error.statusCode).type('application/json').send(kubeStatus(error))
+}
+
+function patchKind (contentType: string | undefined): PatchKind | undefined {
+  const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+  return PATCH_TYPES[mediaType]
+}
+
+const NodeParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 253 }) })
+
+export const kubernetesRoutes: FastifyPluginAsyncTypebox<{ site: Site }> = async (app, { site }) => {
+  app.setErrorHandler(async (error, request, reply) => {
+    const apiError = toApiError(error, request)
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed')
+    await sendStatus(reply, apiError)
+  })
+
+  app.setNotFoundHandler(async (request) => {
+    const path = request.url.split('?')[0] ?? ''
+    if (/^\/api\/v1\/nodes\/?$/.test(path)) throw new MethodNotAllowedError(request.method, ['GET'])
+    if (/^\/api\/v1\/nodes\/[^/]+$/.test(path)) throw new MethodNotAllowedError(request.method, ['GET', 'PATCH'])
+    throw new NotFoundError('Not Found', 'the server could not find the requested resource')
+  })
+
+  app.addContentTypeParser(Object.keys(PATCH_TYPES), { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body as string))
+    } catch (error) {
+      done(new BadPatchError(`error decoding patch: ${(error as Error).message}`), undefined)
+    }
+  })
+
+  app.get('/nodes', { config: { faultable: true } }, async () => {
+    await site.refresh()
+    return toKubeNodeList(site.inventory.list(), site.inventory.resourceVersion())
+  })
+
+  app.get('/nodes/:name', { config: { faultable: true }, schema: { params: NodeParams } }, async (request) => {
+    await site.refreshFor(request.params.name)
+    return toKubeNode(site.inventory.get(request.params.name))
+  })
+
+  app.patch('/nodes/:name', { config: { faultable: true }, schema: { params: NodeParams } }, async (request) => {
+    const kind = patchKind(request.headers['content-type'])
+    // application/json and json-patch are real Kubernetes patch types the stand-in does not take
+    if (kind === undefined) throw new UnsupportedMediaTypeError(request.headers['content-type'], Object.keys(PATCH_TYPES))
+    await site.refreshFor(request.params.name)
+    return toKubeNode(site.inventory.patchLabels(request.params.name, request.body, kind))
+  })
+}

@@ -1,0 +1,55 @@
+// How a node looks on the wire: Drydock's machine summary and a Kubernetes core/v1 Node.
+import type { DrydockNode, KubeNode, KubeNodeList, SiteNode } from './schemas/nodes.ts'
+
+export function toDrydockNode (node: SiteNode): DrydockNode {
+  return {
+    hostname: node.hostname,
+    memory: node.memory,
+    cpu_count: node.cpu_count,
+    status_name: node.status_name,
+    boot_mac: node.boot_mac,
+    power_state: node.power_state,
+    power_address: node.power_address,
+    boot_ip: node.boot_ip
+  }
+}
+
+// the kubelet reports Ready once the machine is deployed and running; before that the node has no kubelet
+function readyCondition (node: SiteNode): KubeNode['status']['conditions'][number] {
+  const ready = node.status_name === 'Deployed' && node.power_state === 'on'
+  return {
+    type: 'Ready',
+    status: ready ? 'True' : 'Unknown',
+    reason: ready ? 'KubeletReady' : 'NodeStatusUnknown',
+    message: ready ? 'kubelet is posting ready status' : `machine is ${node.status_name}, power ${node.power_state}`,
+    lastHeartbeatTime: node.created_at,
+    lastTransitionTime: node.created_at
+  }
+}
+
+export function toKubeNode (node: SiteNode): KubeNode {
+  const addresses = [{ type: 'Hostname', address: node.hostname }]
+  if (node.internal_ip !== '') addresses.unshift({ type: 'InternalIP', address: node.internal_ip })
+  return {
+    kind: 'Node',
+    apiVersion: 'v1',
+    metadata: {
+      name: node.hostname,
+      uid: node.uid,
+      resourceVersion: String(node.resource_version),
+      creationTimestamp: node.created_at,
+      labels: { ...node.labels },
+      annotations: {}
+    },
+    spec: {},
+    status: {
+      addresses,
+      conditions: [readyCondition(node)],
+      nodeInfo: { architecture: node.labels['kubernetes.io/arch'] ?? 'amd64', operatingSystem: 'linux', machineID: node.uid.replaceAll('-', '') }
+    }
+  }
+}
+
+export function toKubeNodeList (nodes: SiteNode[], resourceVersion: number): KubeNodeList {
+  return { kind: 'NodeList', apiVersion: 'v1', metadata: { resourceVersion: String(resourceVersion) }, items: nodes.map(toKubeNode) }
+}
