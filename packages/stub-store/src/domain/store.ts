@@ -1,0 +1,611 @@
+// The document store's rules (spec §5–§13): bucket writes, revisions and their live sets, listings,
+// rendering with post-validation and redaction, diffs, rollback, tags and validations.
+import type { DocumentRow, StoreDb } from '../db/sqlite.ts'
+import { invalidDocumentFormat, invalidInput, revisionNotFound, StoreError } from '../errors.ts'
+import type { ParsedDocument } from '../yaml/codec.ts'
+import { schemaRegistry, validateAgainstSchemas } from './data-schemas.ts'
+import {
+  d001, DATA_SCHEMA, isAbstract, LAYERING_POLICY, layerOf, metaKey, structureProblems, VALIDATION_POLICY, withDefaults,
+  type ValidationEntry
+} from './documents.ts'
+import { documentFilter, parseCleartext, parseLimit, sortItems, values, type ListedDocument, type Query } from './filters.ts'
+import { redactSubstitutionPaths, renderDocuments, type RenderDocument, type RenderedDocument } from './render.ts'
+import { isSecretRef, type SecretStore } from './secrets.ts'
+import { contentHash, decodeValue, encodeValue, hasSpecial, isMapping, redactionHash, type Mapping } from './values.ts'
+
+/** What the caller may do; rules are Deckhand's policy names. */
+export interface Access {
+  can: (rule: string) => boolean
+}
+
+export const RULES = {
+  createCleartext: 'deckhand:create_cleartext_documents',
+  createEncrypted: 'deckhand:create_encrypted_documents',
+  listCleartext: 'deckhand:list_cleartext_documents',
+  listEncrypted: 'deckhand:list_encrypted_documents',
+  listRevisions: 'deckhand:list_revisions',
+  showRevision: 'deckhand:show_revision',
+  deleteRevisions: 'deckhand:delete_revisions',
+  showDiff: 'deckhand:show_revision_diff',
+  showDeepDiff: 'deckhand:show_revision_deepdiff',
+  createTag: 'deckhand:create_tag',
+  showTag: 'deckhand:show_tag',
+  listTags: 'deckhand:list_tags',
+  deleteTag: 'deckhand:delete_tag',
+  deleteTags: 'deckhand:delete_tags',
+  createValidation: 'deckhand:create_validation',
+  listValidations: 'deckhand:list_validations',
+  showValidation: 'deckhand:show_validation'
+} as const
+
+const forbidden = (): StoreError => new StoreError(403, 'HTTPForbidden', 'Insufficient permissions to perform this action.')
+
+/** Microsecond UTC timestamps without zone, like upstream's `createdAt`; strictly increasing. */
+function createClock () {
+  let last = 0
+  return (): string => {
+    let micros = Math.floor((performance.timeOrigin + performance.now()) * 1000)
+    if (micros <= last) micros = last + 1
+    last = micros
+    const iso = new Date(Math.floor(micros / 1000)).toISOString().slice(0, 19)
+    return `${iso}.${String(micros % 1_000_000).padStart(6, '0')}`
+  }
+}
+
+interface Stored {
+  row: DocumentRow
+  metadata: Mapping
+  data: unknown
+}
+
+function decode (row: DocumentRow): Stored {
+  return { row, metadata: JSON.parse(row.metadata) as Mapping, data: decodeValue(row.data, row.special === 1) }
+}
+
+function listed (s: Stored, revision: number): ListedDocument {
+  return { id: s.row.id, schema: s.row.schema, metadata: s.metadata, data: s.data, status: { bucket: s.row.bucket, revision } }
+}
+
+const hidden = (schema: string): boolean => schema.startsWith(VALIDATION_POLICY)
+
+/** Redaction of one listed document when secrets are not asked for (spec §12). */
+function redact (doc: ListedDocument, pathsAlreadyRedacted = false): ListedDocument {
+  if (doc.metadata.storagePolicy !== 'encrypted') return doc
+  const metadata = { ...doc.metadata }
+  if (Array.isArray(metadata.substitutions) && !pathsAlreadyRedacted) {
+    metadata.substitutions = metadata.substitutions.map((s) => {
+      if (!isMapping(s)) return s
+      const copy = { ...s }
+      redactSubstitutionPaths(copy)
+      return copy
+    })
+  }
+  return { ...doc, metadata, data: redactionHash(doc.data) }
+}
+
+export interface StoreDeps {
+  db: StoreDb
+  secrets: SecretStore
+  /** Rendered results kept per (revision, secrets mode, encrypted access); 0 disables the cache. */
+  renderCacheSize?: number
+}
+
+export function createStore (deps: StoreDeps) {
+  const { db, secrets } = deps
+  const now = createClock()
+  const cacheSize = deps.renderCacheSize ?? 8
+  const renderCache = new Map<string, Array<{ doc: ListedDocument, pathsRedacted: boolean }>>()
+
+  function clearCache (): void { renderCache.clear() }
+
+  function revisionId (raw: string): number {
+    if (!/^\d+$/.test(raw)) throw revisionNotFound(raw)
+    const id = Number(raw)
+    if (db.getRevision(id) === undefined) throw revisionNotFound(raw)
+    return id
+  }
+
+  // ---- buckets (spec §5) -------------------------------------------------------------------------
+
+  function putBucket (bucket: string, parsed: ParsedDocument[], access: Access): { revision: number | undefined, documents: unknown[] } {
+    const invalid = parsed.map((p, i) => (isMapping(p.value) && Object.keys(p.value).length > 0) ? -1 : i + 1).filter((i) => i > 0)
+    if (invalid.length > 0) {
+      throw new StoreError(400, 'HTTPBadRequest', `Expected a list of valid objects. Invalid entries found at following indexes: ${invalid.join(',')}.`)
+    }
+    const bodies = parsed.map((p) => p.value as Mapping)
+    const entries: ValidationEntry[] = []
+    for (const body of bodies) for (const problem of structureProblems(body)) entries.push(d001(body, problem))
+    if (entries.length > 0) throw invalidDocumentFormat(entries)
+
+    interface Incoming { schema: string, layer: string, name: string, metadata: Mapping, data: unknown, special: boolean, key: string }
+    const incoming: Incoming[] = []
+    const seen = new Set<string>()
+    for (let i = 0; i < bodies.length; i++) {
+      const body = bodies[i] as Mapping
+      const metadata = withDefaults(body.metadata as Mapping)
+      const schema = body.schema as string
+      const layer = layerOf(metadata)
+      const name = metadata.name as string
+      const key = metaKey(schema, layer, name)
+      if (seen.has(key)) {
+        throw new StoreError(409, 'DuplicateDocumentExists', `Document [${schema}, ${layer === '' ? 'None' : layer}] ${name} already exists in bucket: ${bucket}.`)
+      }
+      seen.add(key)
+      const data = 'data' in body ? body.data : {}
+      incoming.push({ schema, layer, name, metadata, data, special: (parsed[i] as ParsedDocument).special || hasSpecial(data), key })
+    }
+
+    for (const doc of incoming) {
+      if (doc.metadata.storagePolicy !== 'encrypted') continue
+      const d = doc.data
+      const empty = d === null || d === undefined || d === '' || (Array.isArray(d) && d.length === 0) || (isMapping(d) && Object.keys(d).length === 0)
+      // spec §5.1 step 2: an encrypted document with nothing to hide is stored as cleartext
+      if (empty) doc.metadata.storagePolicy = 'cleartext'
+      else if (!access.can(RULES.createEncrypted)) throw forbidden()
+    }
+
+    return db.transaction(() => {
+      const latest = db.latestRevision()
+      const live = latest === undefined ? [] : db.liveSummaries(latest.id)
+      const liveByKey = new Map(live.map((d) => [metaKey(d.schema, d.layer, d.name), d]))
+
+      // spec §5.1 step 3 (ours: against the full live set)
+      const livePolicy = live.find((d) => d.schema.startsWith(LAYERING_POLICY))
+      if (livePolicy !== undefined) {
+        const conflicting = incoming.filter((d) => d.schema.startsWith(LAYERING_POLICY) && d.key !== metaKey(livePolicy.schema, livePolicy.layer, livePolicy.name))
+        if (conflicting.length > 0) {
+          throw new StoreError(409, 'SingletonDocumentConflict', `A singleton document [${livePolicy.schema}, ${livePolicy.layer === '' ? 'None' : livePolicy.layer}] ${livePolicy.name} already exists in the system. The new document(s) ${conflicting.map((d) => `[${d.schema}, ${d.layer === '' ? 'None' : d.layer}] ${d.name}`).join(', ')} cannot be created. To create a document with a new name, delete the current one first.`)
+        }
+      }
+      // spec §5.1 step 4: one bucket per document
+      for (const doc of incoming) {
+        const owner = liveByKey.get(doc.key)
+        if (owner !== undefined && owner.bucket !== bucket) {
+          throw new StoreError(409, 'DuplicateDocumentExists', `Document [${doc.schema}, ${doc.layer === '' ? 'None' : doc.layer}] ${doc.name} already exists in bucket: ${owner.bucket}.`)
+        }
+      }
+      const deletions = live.filter((d) => d.bucket === bucket && !seen.has(metaKey(d.schema, d.layer, d.name)))
+      if (incoming.length === 0 && deletions.length === 0) return { revision: undefined, documents: [] }
+
+      const createdAt = now()
+      const rev = db.insertRevision(createdAt)
+      const out: unknown[] = []
+      for (const doc of incoming) {
+        const current = liveByKey.get(doc.key)
+        let data = doc.data
+        let special = doc.special
+        if (doc.metadata.storagePolicy === 'encrypted') {
+          let reuse: string | undefined
+          if (current !== undefined) {
+            // an unchanged secret keeps its reference, so the data hash (and the diff) stays the same
+            const stored = liveDataOf(current.id)
+            if (isSecretRef(stored)) reuse = stored
+          }
+          data = secrets.put(doc.data, reuse)
+          special = false
+        }
+        const dataHash = contentHash(data)
+        const metadataHash = contentHash(doc.metadata)
+        const origin = current !== undefined && current.data_hash === dataHash && current.metadata_hash === metadataHash ? current.origin_revision : rev
+        const id = db.insertDocument({
+          revision_id: rev,
+          bucket,
+          schema: doc.schema,
+          layer: doc.layer,
+          name: doc.name,
+          metadata: JSON.stringify(doc.metadata),
+          data: encodeValue(data, special),
+          special: special ? 1 : 0,
+          data_hash: dataHash,
+          metadata_hash: metadataHash,
+          origin_revision: origin,
+          deleted: 0,
+          created_at: createdAt
+        })
+        if (!hidden(doc.schema)) out.push({ id, schema: doc.schema, metadata: doc.metadata, data, status: { bucket, revision: rev } })
+      }
+      for (const d of deletions) writeTombstone(rev, d.bucket, d, createdAt)
+      clearCache()
+      return { revision: rev, documents: out.length > 0 ? out : [{ status: { bucket, revision: rev } }] }
+    })
+  }
+
+  function liveDataOf (documentId: number): unknown {
+    const row = db.documentById(documentId)
+    return row === undefined ? undefined : decodeValue(row.data, row.special === 1)
+  }
+
+  function writeTombstone (rev: number, bucket: string, d: { schema: string, layer: string, name: string, metadata: string }, createdAt: string): void {
+    db.insertDocument({
+      revision_id: rev,
+      bucket,
+      schema: d.schema,
+      layer: d.layer,
+      name: d.name,
+      metadata: d.metadata,
+      data: '{}',
+      special: 0,
+      data_hash: contentHash({}),
+      metadata_hash: contentHash({}),
+      origin_revision: rev,
+      deleted: 1,
+      created_at: createdAt
+    })
+  }
+
+  // ---- revisions (spec §6) -----------------------------------------------------------------------
+
+  function listRevisions (query: Query) {
+    const buckets = db.bucketsWrittenByAll()
+    const tags = new Map<number, string[]>()
+    for (const t of db.allTags()) {
+      const list = tags.get(t.revision_id) ?? []
+      list.push(t.tag)
+      tags.set(t.revision_id, list)
+    }
+    let results = db.listRevisions().map((r) => ({
+      id: r.id,
+      createdAt: r.created_at,
+      buckets: buckets.get(r.id) ?? [],
+      tags: (tags.get(r.id) ?? []).sort()
+    }))
+    const wantedTags = values(query, 'tag')
+    if (wantedTags.length > 0) results = results.filter((r) => r.tags.some((t) => wantedTags.includes(t)))
+    const order = values(query, 'order').at(-1)
+    results = sortItems(results, values(query, 'sort'), order === 'desc' ? 'desc' : 'asc')
+    return { count: results.length, results }
+  }
+
+  function showRevision (raw: string, baseUrl: string) {
+    const id = revisionId(raw)
+    const row = db.getRevision(id)!
+    const tags: Mapping = {}
+    for (const t of db.tagsOf(id)) tags[t.tag] = JSON.parse(t.data)
+    const validationPolicies = db.writesOf(id)
+      .filter((d) => d.deleted === 0 && d.schema.startsWith(VALIDATION_POLICY))
+      .map((d) => ({ name: d.name, url: `${baseUrl}/revisions/${id}/documents?schema=${d.schema}&metadata.name=${d.name}`, status: 'unknown' }))
+    return {
+      id,
+      createdAt: row.created_at,
+      url: `${baseUrl}/revisions/${id}`,
+      buckets: db.bucketsWrittenBy(id),
+      tags,
+      validationPolicies,
+      status: validationPolicies.length > 0 ? 'failed' : 'success'
+    }
+  }
+
+  function purge (): void {
+    db.transaction(() => db.purge())
+    clearCache()
+  }
+
+  // ---- documents (spec §7) -----------------------------------------------------------------------
+
+  function liveStored (id: number, access: Access): Stored[] {
+    const mayListEncrypted = access.can(RULES.listEncrypted)
+    const out: Stored[] = []
+    for (const row of db.liveDocuments(id)) {
+      const s = decode(row)
+      if (s.metadata.storagePolicy === 'encrypted' && !mayListEncrypted) continue
+      out.push(s)
+    }
+    return out
+  }
+
+  function finish (docs: ListedDocument[], query: Query, withLayering: boolean, sortAlways: boolean): ListedDocument[] {
+    const limit = parseLimit(query)
+    const filter = documentFilter(query, withLayering)
+    let out = docs.filter((d) => !hidden(d.schema) && filter(d))
+    const sort = values(query, 'sort')
+    const order = values(query, 'order').at(-1)
+    if (sortAlways || sort.length > 0) out = sortItems(out, sort, order)
+    if (limit !== undefined) out = out.slice(0, limit)
+    return out
+  }
+
+  function listDocuments (raw: string, query: Query, access: Access): ListedDocument[] {
+    const id = revisionId(raw)
+    const cleartext = parseCleartext(query)
+    parseLimit(query)
+    const docs = liveStored(id, access).map((s) => listed(s, s.row.origin_revision))
+    const out = finish(docs, query, true, true)
+    return cleartext ? out : out.map((d) => redact(d))
+  }
+
+  // ---- rendering (spec §8) -----------------------------------------------------------------------
+
+  function renderRevision (id: number, cleartext: boolean, access: Access): Array<{ doc: ListedDocument, pathsRedacted: boolean }> {
+    const mayListEncrypted = access.can(RULES.listEncrypted)
+    const cacheKey = `${id}:${cleartext ? 1 : 0}:${mayListEncrypted ? 1 : 0}`
+    const cached = renderCache.get(cacheKey)
+    if (cached !== undefined) return cached
+
+    const stored = liveStored(id, access)
+    if (!stored.some((s) => s.row.schema.startsWith(LAYERING_POLICY))) {
+      const fallback = db.newestLayeringPolicy()
+      if (fallback !== undefined) stored.push(decode(fallback))
+    }
+    const input: RenderDocument[] = stored.map((s) => ({
+      id: s.row.id,
+      schema: s.row.schema,
+      name: s.row.name,
+      layer: s.row.layer,
+      metadata: s.metadata,
+      data: s.metadata.storagePolicy === 'encrypted' && isSecretRef(s.data) ? secrets.get(s.data) : s.data,
+      bucket: s.row.bucket,
+      revision: s.row.origin_revision
+    }))
+    const { documents, returned } = renderDocuments(input, { cleartextSecrets: cleartext })
+    const out = documents.filter(returned)
+
+    const structure: ValidationEntry[] = []
+    for (const d of out) {
+      for (const problem of structureProblems({ schema: d.schema, metadata: d.metadata, data: d.data })) structure.push(d001(d as unknown as Mapping, problem))
+    }
+    // a structure failure after rendering means rendering broke a document: ours, hence 500
+    if (structure.length > 0) throw invalidDocumentFormat(structure, 500)
+    const registry = schemaRegistry(input.filter((d) => d.schema.startsWith(DATA_SCHEMA)).map((d) => ({ name: d.name, data: d.data })))
+    const failures = validateAgainstSchemas(out.filter((d) => !isAbstract(d.metadata)), registry)
+    if (failures.length > 0) throw invalidDocumentFormat(failures)
+
+    const result = out.map((d: RenderedDocument) => ({
+      doc: { id: d.id, schema: d.schema, metadata: d.metadata, data: d.data, status: { bucket: d.bucket, revision: d.revision } },
+      pathsRedacted: d.pathsRedacted
+    }))
+    if (cacheSize > 0) {
+      if (renderCache.size >= cacheSize) renderCache.delete(renderCache.keys().next().value as string)
+      renderCache.set(cacheKey, result)
+    }
+    return result
+  }
+
+  function renderedDocuments (raw: string, query: Query, access: Access): ListedDocument[] {
+    const id = revisionId(raw)
+    const cleartext = parseCleartext(query)
+    parseLimit(query)
+    const rendered = renderRevision(id, cleartext, access)
+    const redacted = cleartext ? rendered.map((r) => r.doc) : rendered.map((r) => redact(r.doc, r.pathsRedacted))
+    return finish(redacted, query, false, false)
+  }
+
+  // ---- diff and rollback (spec §13) --------------------------------------------------------------
+
+  function diffId (raw: string): number {
+    if (!/^\d+$/.test(raw)) throw invalidInput(raw)
+    const id = Number(raw)
+    if (id !== 0 && db.getRevision(id) === undefined) throw revisionNotFound(raw)
+    return id
+  }
+
+  function bucketHashes (id: number): Map<string, string[]> {
+    const out = new Map<string, string[]>()
+    if (id === 0) return out
+    for (const d of db.liveSummaries(id)) {
+      const list = out.get(d.bucket) ?? []
+      list.push(`${d.data_hash}:${d.metadata_hash}`)
+      out.set(d.bucket, list)
+    }
+    return out
+  }
+
+  function diff (rawA: string, rawB: string): Record<string, string> {
+    const a = diffId(rawA)
+    const b = diffId(rawB)
+    const left = bucketHashes(a)
+    const right = bucketHashes(b)
+    const result: Record<string, string> = {}
+    const names = [...new Set([...left.keys(), ...right.keys()])].sort()
+    const newer = Math.max(a, b) === a ? left : right
+    for (const name of names) {
+      const l = left.get(name)
+      const r = right.get(name)
+      if (l !== undefined && r !== undefined) {
+        const same = l.length === r.length && [...l].sort().every((h, i) => h === [...r].sort()[i])
+        result[name] = same ? 'unmodified' : 'modified'
+      } else if (a === 0 || b === 0) {
+        result[name] = 'created'
+      } else {
+        result[name] = newer.has(name) ? 'created' : 'deleted'
+      }
+    }
+    return result
+  }
+
+  function rollback (raw: string, access: Access, baseUrl: string) {
+    if (!/^\d+$/.test(raw)) throw revisionNotFound(raw)
+    const target = Number(raw)
+    if (target !== 0 && db.getRevision(target) === undefined) throw revisionNotFound(raw)
+    const created = db.transaction(() => {
+      const latest = db.latestRevision()
+      const latestLive = latest === undefined ? [] : db.liveSummaries(latest.id)
+      if (latestLive.some((d) => (JSON.parse(d.metadata) as Mapping).storagePolicy === 'encrypted') && !access.can(RULES.createEncrypted)) throw forbidden()
+      const targetRows = target === 0 ? [] : db.liveDocuments(target)
+      const targetBuckets = new Set(targetRows.map((d) => d.bucket))
+      const latestHashes = new Set(latestLive.map((d) => `${d.data_hash}:${d.metadata_hash}`))
+      const createdAt = now()
+      const rev = db.insertRevision(createdAt)
+      for (const d of latestLive) if (!targetBuckets.has(d.bucket)) writeTombstone(rev, d.bucket, d, createdAt)
+      for (const d of targetRows) {
+        const unchanged = latestHashes.has(`${d.data_hash}:${d.metadata_hash}`)
+        db.insertDocument({ ...d, revision_id: rev, origin_revision: unchanged ? target : rev, created_at: createdAt })
+      }
+      clearCache()
+      return rev
+    })
+    return showRevision(String(created), baseUrl)
+  }
+
+  // ---- tags (spec §13.4) -------------------------------------------------------------------------
+
+  function createTag (raw: string, tag: string, body: ParsedDocument | undefined) {
+    const id = revisionId(raw)
+    const data = body?.value ?? null
+    if (data !== null && !isMapping(data)) {
+      throw new StoreError(400, 'RevisionTagBadFormat', `The requested tag data ${JSON.stringify(data)} must either be null or dictionary.`)
+    }
+    const value = data ?? {}
+    db.upsertTag(id, tag, encodeValue(value, hasSpecial(value)))
+    return { [tag]: value }
+  }
+
+  function tagData (text: string): unknown {
+    try { return decodeValue(text, text.includes('\u0000yaml')) } catch { return {} }
+  }
+
+  function listTags (raw: string): Mapping {
+    const id = revisionId(raw)
+    const out: Mapping = {}
+    for (const t of db.tagsOf(id)) out[t.tag] = tagData(t.data)
+    return out
+  }
+
+  function tagNotFound (tag: string, id: number): StoreError {
+    return new StoreError(404, 'RevisionTagNotFound', `The requested tag '${tag}' for revision ${id} was not found.`)
+  }
+
+  function showTag (raw: string, tag: string): Mapping {
+    const id = revisionId(raw)
+    const t = db.tagsOf(id).find((x) => x.tag === tag)
+    if (t === undefined) throw tagNotFound(tag, id)
+    return { [tag]: tagData(t.data) }
+  }
+
+  function deleteTag (raw: string, tag: string): void {
+    const id = revisionId(raw)
+    if (!db.deleteTag(id, tag)) throw tagNotFound(tag, id)
+  }
+
+  function deleteTags (raw: string): void {
+    db.deleteTags(revisionId(raw))
+  }
+
+  // ---- validations (spec §10) --------------------------------------------------------------------
+
+  const NEVER_REGISTERED = 'The result for this validation was never externally registered so its status defaulted to "failure".'
+
+  function createValidation (raw: string, name: string, body: ParsedDocument | undefined) {
+    const id = revisionId(raw)
+    if (body === undefined) throw new StoreError(400, 'HTTPBadRequest', 'The request body must not be empty.')
+    const v = body.value
+    const status = isMapping(v) ? v.status : undefined
+    const validator = isMapping(v) ? v.validator : undefined
+    if (typeof status !== 'string' || status === '' || !isMapping(validator) || Object.keys(validator).length === 0) {
+      throw new StoreError(400, 'HTTPBadRequest', 'Validation payload must contain keys: "status", "validator".')
+    }
+    const errors = isMapping(v) && Array.isArray(v.errors) ? v.errors : []
+    db.insertValidation({ revision_id: id, name, status, validator: JSON.stringify(validator), errors: encodeValue(errors, hasSpecial(errors)), created_at: now() })
+    return { status, validator }
+  }
+
+  /** Names the revision's own ValidationPolicy documents expect (spec §10.3); undefined when it wrote none. */
+  function expectedValidations (id: number): Set<string> | undefined {
+    const policies = db.writesOf(id).filter((d) => d.deleted === 0 && d.schema.startsWith(VALIDATION_POLICY))
+    if (policies.length === 0) return undefined
+    const names = new Set<string>()
+    for (const p of policies) {
+      const data = decodeValue(p.data, p.special === 1)
+      if (isMapping(data) && Array.isArray(data.validations)) {
+        for (const v of data.validations) if (isMapping(v) && typeof v.name === 'string') names.add(v.name)
+      }
+    }
+    return names
+  }
+
+  interface Entry { name: string, status: string, validator: unknown, errors: unknown[], createdAt: string | null, expiresAfter: string | null }
+
+  function entriesOf (id: number): Entry[] {
+    const expected = expectedValidations(id)
+    const entries: Entry[] = db.validationsOf(id).map((r) => {
+      const errors = decodeValue(r.errors, r.errors.includes('\u0000yaml')) as unknown[]
+      const entry: Entry = { name: r.name, status: r.status, validator: JSON.parse(r.validator), errors, createdAt: r.created_at, expiresAfter: null }
+      if (expected !== undefined && !expected.has(r.name)) {
+        entry.status = `ignored [${r.status}]`
+        entry.errors = [...errors, { message: `The result for this validation was externally registered but has been ignored because it is not found in the validations for ValidationPolicy [${VALIDATION_POLICY}/v1] for revision ${id}.` }]
+      }
+      return entry
+    })
+    return entries
+  }
+
+  function missingExpected (id: number, present: Set<string>): string[] {
+    const expected = expectedValidations(id)
+    return expected === undefined ? [] : [...expected].filter((n) => !present.has(n)).sort()
+  }
+
+  function listValidations (raw: string) {
+    const id = revisionId(raw)
+    const byName = new Map<string, string[]>()
+    for (const e of entriesOf(id)) {
+      const list = byName.get(e.name) ?? []
+      list.push(e.status)
+      byName.set(e.name, list)
+    }
+    for (const n of missingExpected(id, new Set(byName.keys()))) byName.set(n, ['failure'])
+    const results = [...byName.keys()].sort().map((name) => {
+      const statuses = byName.get(name) as string[]
+      const status = statuses.some((s) => s.toLowerCase() === 'failure') ? 'failure' : [...statuses].sort()[0] as string
+      return { name, status }
+    })
+    return { count: results.length, results }
+  }
+
+  function neverRegistered (name: string | null): Entry {
+    return { name: name ?? '', status: 'failure', validator: { name: 'deckhand', version: '1.0' }, errors: [{ message: NEVER_REGISTERED }], createdAt: null, expiresAfter: null }
+  }
+
+  function validationEntries (raw: string, name: string): Entry[] {
+    const id = revisionId(raw)
+    const entries = entriesOf(id).filter((e) => e.name === name)
+    if (entries.length === 0 && missingExpected(id, new Set()).includes(name)) entries.push(neverRegistered(name))
+    return entries
+  }
+
+  function listValidationEntries (raw: string, name: string) {
+    const entries = validationEntries(raw, name)
+    return { count: entries.length, results: entries.map((e, i) => ({ id: i, status: e.status })) }
+  }
+
+  function showValidationEntry (raw: string, name: string, entryRaw: string) {
+    if (!/^\d+$/.test(entryRaw)) throw new StoreError(400, 'HTTPBadRequest', 'The {entry_id} parameter must be an integer.')
+    const entries = validationEntries(raw, name)
+    const n = Number(entryRaw)
+    const entry = entries[n]
+    if (entry === undefined) {
+      throw new StoreError(404, 'ValidationNotFound', `The requested validation entry ${n} was not found for validation name ${name} and revision ID ${raw}.`)
+    }
+    return { name: entry.name, status: entry.status, createdAt: entry.createdAt, expiresAfter: entry.expiresAfter, errors: entry.errors, validator: entry.validator }
+  }
+
+  function validationDetails (raw: string) {
+    const id = revisionId(raw)
+    const entries = entriesOf(id)
+    const missing = missingExpected(id, new Set(entries.map((e) => e.name)))
+    if (missing.length > 0) entries.push(neverRegistered(missing[0] ?? null))
+    const results = entries.map((e, i) => ({ id: i, ...e }))
+    return { count: results.length, results }
+  }
+
+  return {
+    putBucket,
+    listRevisions,
+    showRevision,
+    purge,
+    listDocuments,
+    renderedDocuments,
+    diff,
+    rollback,
+    createTag,
+    listTags,
+    showTag,
+    deleteTag,
+    deleteTags,
+    createValidation,
+    listValidations,
+    listValidationEntries,
+    showValidationEntry,
+    validationDetails
+  }
+}
+
+export type Store = ReturnType<typeof createStore>

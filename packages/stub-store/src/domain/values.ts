@@ -1,0 +1,191 @@
+// Document values as the store holds them: JSON-like trees plus the YAML 1.1 extras (timestamps, binary,
+// non-finite floats), their storage encoding, deep copies, and Python-compatible JSON for hashes.
+import { createHash } from 'node:crypto'
+
+export type Mapping = Record<string, unknown>
+
+export function isMapping (value: unknown): value is Mapping {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) &&
+    !(value instanceof Date) && !(value instanceof Uint8Array)
+}
+
+/** True for values JSON cannot carry unchanged (they need the tagged storage form). */
+function isSpecialLeaf (value: unknown): boolean {
+  return value instanceof Date || value instanceof Uint8Array || (typeof value === 'number' && !Number.isFinite(value))
+}
+
+/**
+ * A fresh tree from a parsed YAML value: Maps and Sets become mappings (PyYAML has no JS Map), shared
+ * (aliased) nodes become independent copies; `special` tells whether a tagged storage form is needed.
+ */
+export function normalise (value: unknown): { value: unknown, special: boolean } {
+  let special = false
+  const walk = (v: unknown): unknown => {
+    if (v === null || v === undefined) return null
+    if (typeof v !== 'object') {
+      if (typeof v === 'number' && !Number.isFinite(v)) special = true
+      if (typeof v === 'bigint') return Number(v)
+      return v
+    }
+    if (isSpecialLeaf(v)) { special = true; return v }
+    if (Array.isArray(v)) return v.map(walk)
+    if (v instanceof Map) {
+      const out: Mapping = {}
+      for (const [k, item] of v) out[String(k)] = walk(item)
+      return out
+    }
+    if (v instanceof Set) {
+      const out: Mapping = {}
+      for (const k of v) out[String(k)] = null
+      return out
+    }
+    const out: Mapping = {}
+    for (const k of Object.keys(v)) out[k] = walk((v as Mapping)[k])
+    return out
+  }
+  const result = walk(value)
+  return { value: result, special }
+}
+
+/** Deep copy of mappings and lists; leaves (including Date and binary, never mutated) are shared. */
+export function clone<T> (value: T): T {
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) {
+    const out = new Array(value.length)
+    for (let i = 0; i < value.length; i++) out[i] = clone(value[i])
+    return out as T
+  }
+  if (value instanceof Date || value instanceof Uint8Array) return value
+  const out: Mapping = {}
+  for (const k in value as Mapping) out[k] = clone((value as Mapping)[k])
+  return out as T
+}
+
+const TAG = '\u0000yaml'
+
+function tagged (value: unknown): unknown {
+  if (value instanceof Date) return { [TAG]: 'timestamp', v: value.toISOString() }
+  if (value instanceof Uint8Array) return { [TAG]: 'binary', v: Buffer.from(value).toString('base64') }
+  if (typeof value === 'number' && !Number.isFinite(value)) return { [TAG]: 'float', v: String(value) }
+  if (Array.isArray(value)) return value.map(tagged)
+  if (isMapping(value)) {
+    const out: Mapping = {}
+    for (const k of Object.keys(value)) out[k] = tagged(value[k])
+    return out
+  }
+  return value
+}
+
+function untag (_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && TAG in value) {
+    const v = (value as unknown as { v: string }).v
+    switch ((value as Mapping)[TAG]) {
+      case 'timestamp': return new Date(v)
+      case 'binary': return new Uint8Array(Buffer.from(v, 'base64'))
+      case 'float': return Number(v)
+    }
+  }
+  return value
+}
+
+/** Storage text of a value; `special` (from normalise) selects the tagged form. */
+export function encodeValue (value: unknown, special: boolean): string {
+  return JSON.stringify(special ? tagged(value) : value) ?? 'null'
+}
+
+export function decodeValue (text: string, special: boolean): unknown {
+  return special ? JSON.parse(text, untag) : JSON.parse(text)
+}
+
+export function hasSpecial (value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return typeof value === 'number' && !Number.isFinite(value)
+  if (isSpecialLeaf(value)) return true
+  if (Array.isArray(value)) return value.some(hasSpecial)
+  for (const k in value as Mapping) if (hasSpecial((value as Mapping)[k])) return true
+  return false
+}
+
+function pyString (s: string): string {
+  // Python's json.dumps escapes every non-ASCII character as \uXXXX (lower-case hex)
+  return JSON.stringify(s).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+function pyNumber (n: number): string {
+  if (Number.isNaN(n)) return 'NaN'
+  if (n === Infinity) return 'Infinity'
+  if (n === -Infinity) return '-Infinity'
+  if (Number.isInteger(n)) return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString()
+  return String(n)
+}
+
+/** `json.dumps(value, sort_keys=sortKeys)` as CPython writes it (", " and ": " separators, ASCII only). */
+export function pyJsonDumps (value: unknown, sortKeys = false): string {
+  if (value === null || value === undefined) return 'null'
+  if (typeof value === 'string') return pyString(value)
+  if (typeof value === 'number') return pyNumber(value)
+  if (typeof value === 'boolean') return value ? 'true' : 'false'
+  if (value instanceof Date) return pyString(value.toISOString())
+  if (value instanceof Uint8Array) return pyString(Buffer.from(value).toString('base64'))
+  if (Array.isArray(value)) return `[${value.map((v) => pyJsonDumps(v, sortKeys)).join(', ')}]`
+  if (typeof value === 'object') {
+    const keys = Object.keys(value)
+    if (sortKeys) keys.sort()
+    return `{${keys.map((k) => `${pyString(k)}: ${pyJsonDumps((value as Mapping)[k], sortKeys)}`).join(', ')}}`
+  }
+  return pyString(String(value))
+}
+
+export function sha256Hex (text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+/** Deckhand's stored-content hash: SHA-256 of the JSON with sorted keys. */
+export function contentHash (value: unknown): string {
+  return sha256Hex(pyJsonDumps(value, true))
+}
+
+/** Deckhand's redaction hash: SHA-256 of the JSON in stored key order (spec §12). */
+export function redactionHash (value: unknown): string {
+  return sha256Hex(pyJsonDumps(value, false))
+}
+
+/** Structural equality of two values (mappings by keys, not key order). */
+export function deepEqual (a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b)
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime()
+  if (a instanceof Uint8Array || b instanceof Uint8Array) {
+    return a instanceof Uint8Array && b instanceof Uint8Array && Buffer.from(a).equals(Buffer.from(b))
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  if (Array.isArray(a)) {
+    const bb = b as unknown[]
+    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]))
+  }
+  const ka = Object.keys(a)
+  const kb = Object.keys(b)
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Mapping)[k], (b as Mapping)[k]))
+}
+
+/** Python's `str()` of a value, used when a non-string is spliced into a string by a pattern (spec §9.10). */
+export function pyStr (value: unknown, nested = false): string {
+  if (value === null || value === undefined) return 'None'
+  if (typeof value === 'boolean') return value ? 'True' : 'False'
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return 'nan'
+    if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf'
+    return String(value)
+  }
+  if (typeof value === 'string') return nested ? pyRepr(value) : value
+  if (value instanceof Date) return value.toISOString()
+  if (Array.isArray(value)) return `[${value.map((v) => pyStr(v, true)).join(', ')}]`
+  if (isMapping(value)) return `{${Object.keys(value).map((k) => `${pyRepr(k)}: ${pyStr(value[k], true)}`).join(', ')}}`
+  return String(value)
+}
+
+function pyRepr (s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'"
+  const body = s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')
+  return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote
+}

@@ -1,0 +1,14 @@
+// PUT /buckets/{bucket}/documents (spec §5): the complete new content of one bucket.
+import type { FastifyInstance } from 'fastify'
+import type { Store } from '../domain/store.ts'
+import { RULES } from '../domain/store.ts'
+import { bodyDocuments, sendYamlList } from './http.ts'
+
+export async function bucketRoutes (app: FastifyInstance, opts: { store: Store }): Promise<void> {
+  const { store } = opts
+  app.put<{ Params: { bucket: string } }>('/buckets/:bucket/documents', { config: { policy: RULES.createCleartext } }, async (request, reply) => {
+    const result = store.putBucket(request.params.bucket, bodyDocuments(request), request.storeAccess)
+    if (result.revision !== undefined) request.log.info({ bucket: request.params.bucket, revision: result.revision }, 'bucket written')
+    return sendYamlList(reply, 200, result.documents)
+  })
+}

@@ -1,0 +1,36 @@
+// Revisions and what hangs off them (spec §6–§8, §13): list, show, purge, raw and rendered documents,
+// diff and rollback.
+import type { FastifyInstance } from 'fastify'
+import type { Store } from '../domain/store.ts'
+import { RULES } from '../domain/store.ts'
+import { baseUrl, queryOf, sendNoContent, sendYaml, sendYamlList } from './http.ts'
+
+type IdParams = { Params: { id: string } }
+
+export async function revisionRoutes (app: FastifyInstance, opts: { store: Store }): Promise<void> {
+  const { store } = opts
+
+  app.get('/revisions', { config: { policy: RULES.listRevisions } }, async (request, reply) =>
+    sendYaml(reply, 200, store.listRevisions(queryOf(request))))
+
+  app.delete('/revisions', { config: { policy: RULES.deleteRevisions } }, async (request, reply) => {
+    store.purge()
+    request.log.info('store purged')
+    return sendNoContent(reply)
+  })
+
+  app.get<IdParams>('/revisions/:id', { config: { policy: RULES.showRevision } }, async (request, reply) =>
+    sendYaml(reply, 200, store.showRevision(request.params.id, baseUrl(request))))
+
+  app.get<IdParams>('/revisions/:id/documents', { config: { policy: RULES.listCleartext } }, async (request, reply) =>
+    sendYamlList(reply, 200, store.listDocuments(request.params.id, queryOf(request), request.storeAccess)))
+
+  app.get<IdParams>('/revisions/:id/rendered-documents', { config: { policy: RULES.listCleartext } }, async (request, reply) =>
+    sendYamlList(reply, 200, store.renderedDocuments(request.params.id, queryOf(request), request.storeAccess)))
+
+  app.get<{ Params: { a: string, b: string } }>('/revisions/:a/diff/:b', { config: { policy: RULES.showDiff } }, async (request, reply) =>
+    sendYaml(reply, 200, store.diff(request.params.a, request.params.b)))
+
+  app.post<IdParams>('/rollback/:id', { config: { policy: RULES.createCleartext } }, async (request, reply) =>
+    sendYaml(reply, 201, store.rollback(request.params.id, request.storeAccess, baseUrl(request))))
+}

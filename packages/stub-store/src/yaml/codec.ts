@@ -1,0 +1,208 @@
+// YAML in and out with YAML 1.1 (PyYAML) semantics: parsing request bodies with an alias bound, and a fast
+// block-style emitter whose output any YAML 1.1 or 1.2 reader turns back into the same values (spec §2).
+import { parseAllDocuments, type Tags } from 'yaml'
+import { normalise } from '../domain/values.ts'
+
+/** Bound on alias expansion per document (billion-laughs). */
+export const MAX_ALIAS_COUNT = 100
+
+export class YamlSyntaxError extends Error {
+  constructor (message: string) {
+    super(message)
+    this.name = 'YamlSyntaxError'
+  }
+}
+
+export interface ParsedDocument {
+  value: unknown
+  /** Needs the tagged storage form (timestamps, binary, non-finite floats). */
+  special: boolean
+}
+
+// The yaml package's 1.1 schema is looser than PyYAML's resolver in a few places (`y`/`n` booleans, `.` as
+// NaN, `1e5` and `09` as numbers); site documents are written for PyYAML, so its rules win.
+const PYYAML_TESTS = new Map<string, RegExp>([
+  ['^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$', /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/],
+  ['^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$', /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/],
+  ['^[-+]?(?:[0-9][0-9_]*)?\\.[0-9_]*$', /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9_]+)$/],
+  ['^[-+]?(?:[0-9][0-9_]*)?(?:\\.[0-9_]*)?[eE][-+]?[0-9]+$', /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9_]+)[eE][-+][0-9]+$/],
+  ['^[-+]?[0-9][0-9_]*$', /^[-+]?(?:0|[1-9][0-9_]*)$/]
+])
+
+function pyyamlTags (tags: Tags): Tags {
+  return tags.map((tag) => {
+    if (typeof tag !== 'object' || !('test' in tag) || !(tag.test instanceof RegExp)) return tag
+    const test = PYYAML_TESTS.get(tag.test.source)
+    return test === undefined ? tag : { ...tag, test }
+  }) as Tags
+}
+
+/** Every document of a YAML stream, in order; an empty or comment-only stream gives none. */
+export function parseYamlStream (text: string): ParsedDocument[] {
+  let docs
+  try {
+    docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: false, logLevel: 'error', customTags: pyyamlTags })
+  } catch (error) {
+    throw new YamlSyntaxError((error as Error).message)
+  }
+  const list = Array.isArray(docs) ? docs : []
+  const out: ParsedDocument[] = []
+  for (const doc of list) {
+    const first = doc.errors[0]
+    if (first !== undefined) throw new YamlSyntaxError(first.message)
+    let value: unknown
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
+    } catch (error) {
+      throw new YamlSyntaxError((error as Error).message)
+    }
+    out.push(normalise(value))
+  }
+  return out
+}
+
+// YAML 1.1 resolves these bare words to booleans or null; they must be quoted to stay strings
+const RESERVED_WORD = /^(?:y|n|yes|no|on|off|true|false|null|~)$/i
+const PLAIN = /^[A-Za-z_][A-Za-z0-9_\-./]*(?: [A-Za-z0-9_\-./]+)*$/
+const SINGLE_QUOTABLE = /^[\x20-\x7e]*$/
+// characters YAML either forbids raw or reads as line breaks (NEL, LS, PS), plus the BOM
+const UNSAFE_IN_DOUBLE = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g
+const LITERAL_OK = /^[\x20-\x7e\n\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/
+
+function doubleQuoted (s: string): string {
+  return JSON.stringify(s).replace(UNSAFE_IN_DOUBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+function quoteString (s: string): string {
+  if (s.length > 0 && s.length <= 512 && PLAIN.test(s) && !RESERVED_WORD.test(s)) return s
+  if (SINGLE_QUOTABLE.test(s)) return `'${s.replace(/'/g, "''")}'`
+  return doubleQuoted(s)
+}
+
+/** A literal block (`|`) keeps certificates and scripts readable; only when it round-trips exactly. */
+function literalBlock (s: string, indent: string): string | undefined {
+  if (!s.includes('\n') || !LITERAL_OK.test(s)) return undefined
+  let body = s
+  let header = '|'
+  if (s.endsWith('\n')) {
+    body = s.slice(0, -1)
+    if (body.endsWith('\n')) return undefined
+  } else {
+    header = '|-'
+  }
+  const lines = body.split('\n')
+  const firstText = lines.find((l) => l !== '')
+  if (firstText === undefined || firstText.startsWith(' ')) return undefined
+  if (lines.some((l) => l !== '' && /^\s*$/.test(l))) return undefined
+  return header + '\n' + lines.map((l) => l === '' ? '' : indent + l).join('\n')
+}
+
+function isEmptyMapping (value: object): boolean {
+  for (const k in value) if (Object.hasOwn(value, k)) return false
+  return true
+}
+
+function formatNumber (n: number): string {
+  if (Number.isNaN(n)) return '.nan'
+  if (n === Infinity) return '.inf'
+  if (n === -Infinity) return '-.inf'
+  if (Number.isInteger(n)) return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString()
+  const s = String(n)
+  const e = s.indexOf('e')
+  if (e < 0) return s
+  // YAML 1.1 floats need a dot in the mantissa and a signed exponent
+  const mantissa = s.slice(0, e)
+  return (mantissa.includes('.') ? mantissa : `${mantissa}.0`) + s.slice(e)
+}
+
+function formatDate (d: Date): string {
+  if (Number.isNaN(d.getTime())) return 'null'
+  const iso = d.toISOString()
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso
+}
+
+/** Scalar text, or undefined when the value needs block structure. */
+function scalar (value: unknown, indent: string): string | undefined {
+  if (value === null || value === undefined) return 'null'
+  switch (typeof value) {
+    case 'string': return literalBlock(value, indent) ?? quoteString(value)
+    case 'number': return formatNumber(value)
+    case 'boolean': return value ? 'true' : 'false'
+    case 'bigint': return value.toString()
+    case 'object':
+      if (value instanceof Date) return formatDate(value)
+      if (value instanceof Uint8Array) return `!!binary ${Buffer.from(value).toString('base64')}`
+      if (Array.isArray(value)) return value.length === 0 ? '[]' : undefined
+      return isEmptyMapping(value) ? '{}' : undefined
+    default: return doubleQuoted(String(value))
+  }
+}
+
+function keyText (key: string): string {
+  // YAML limits implicit keys to 1024 characters; longer ones take the explicit `? ` form
+  return key.length > 1000 ? '' : quoteString(key)
+}
+
+class Emitter {
+  out = ''
+
+  mapping (obj: Record<string, unknown>, indent: string, inline: boolean): void {
+    let first = true
+    for (const key in obj) {
+      const prefix = first && inline ? '' : indent
+      first = false
+      const value = obj[key]
+      const k = keyText(key)
+      if (k === '') {
+        this.out += `${prefix}? ${doubleQuoted(key)}\n${indent}:`
+      } else {
+        this.out += `${prefix}${k}:`
+      }
+      const s = scalar(value, indent + '  ')
+      if (s !== undefined) {
+        this.out += ` ${s}\n`
+      } else if (Array.isArray(value)) {
+        this.out += '\n'
+        this.sequence(value, indent, false)
+      } else {
+        this.out += '\n'
+        this.mapping(value as Record<string, unknown>, indent + '  ', false)
+      }
+    }
+  }
+
+  sequence (list: unknown[], indent: string, inline: boolean): void {
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i]
+      this.out += (i === 0 && inline ? '' : indent) + '- '
+      const s = scalar(item, indent + '  ')
+      if (s !== undefined) this.out += `${s}\n`
+      else if (Array.isArray(item)) this.sequence(item, indent + '  ', true)
+      else this.mapping(item as Record<string, unknown>, indent + '  ', true)
+    }
+  }
+
+  node (value: unknown): void {
+    const s = scalar(value, '  ')
+    if (s !== undefined) this.out += `${s}\n`
+    else if (Array.isArray(value)) this.sequence(value, '', false)
+    else this.mapping(value as Record<string, unknown>, '', false)
+  }
+}
+
+/** One YAML document (a mapping response, an error body). */
+export function emitYaml (value: unknown): string {
+  const e = new Emitter()
+  e.node(value)
+  return e.out
+}
+
+/** A YAML stream of documents separated by `---` (a list response); an empty list is an empty body. */
+export function emitYamlStream (values: unknown[]): string {
+  const e = new Emitter()
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) e.out += '---\n'
+    e.node(values[i])
+  }
+  return e.out
+}
