@@ -58,7 +58,14 @@ function patchKind (contentType: string | undefined): PatchKind | undefined {
   return PATCH_TYPES[mediaType]
 }
 
-const NodeParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 253 }) })
+// a wildcard, not `:name`: the router caps named parameters at 100 characters and node names may have 253
+const NodeParams = Type.Object({ '*': Type.String({ maxLength: 253 }) })
+
+function nodeName (params: { '*': string }): string {
+  const name = params['*']
+  if (name === '' || name.includes('/')) throw new NotFoundError('Not Found', 'the server could not find the requested resource')
+  return name
+}
 
 export const kubernetesRoutes: FastifyPluginAsyncTypebox<{ site: Site }> = async (app, { site }) => {
   app.setErrorHandler(async (error, request, reply) => {
@@ -69,7 +76,7 @@ export const kubernetesRoutes: FastifyPluginAsyncTypebox<{ site: Site }> = async
 
   app.setNotFoundHandler(async (request) => {
     const path = request.url.split('?')[0] ?? ''
-    if (/^\/api\/v1\/nodes\/?$/.test(path)) throw new MethodNotAllowedError(request.method, ['GET'])
+    if (/^\/api\/v1\/nodes$/.test(path)) throw new MethodNotAllowedError(request.method, ['GET'])
     if (/^\/api\/v1\/nodes\/[^/]+$/.test(path)) throw new MethodNotAllowedError(request.method, ['GET', 'PATCH'])
     throw new NotFoundError('Not Found', 'the server could not find the requested resource')
   })
@@ -87,16 +94,18 @@ export const kubernetesRoutes: FastifyPluginAsyncTypebox<{ site: Site }> = async
     return toKubeNodeList(site.inventory.list(), site.inventory.resourceVersion())
   })
 
-  app.get('/nodes/:name', { config: { faultable: true }, schema: { params: NodeParams } }, async (request) => {
-    await site.refreshFor(request.params.name)
-    return toKubeNode(site.inventory.get(request.params.name))
+  app.get('/nodes/*', { config: { faultable: true }, schema: { params: NodeParams } }, async (request) => {
+    const name = nodeName(request.params)
+    await site.refreshFor(name)
+    return toKubeNode(site.inventory.get(name))
   })
 
-  app.patch('/nodes/:name', { config: { faultable: true }, schema: { params: NodeParams } }, async (request) => {
+  app.patch('/nodes/*', { config: { faultable: true }, schema: { params: NodeParams } }, async (request) => {
+    const name = nodeName(request.params)
     const kind = patchKind(request.headers['content-type'])
     // application/json and json-patch are real Kubernetes patch types the stand-in does not take
     if (kind === undefined) throw new UnsupportedMediaTypeError(request.headers['content-type'], Object.keys(PATCH_TYPES))
-    await site.refreshFor(request.params.name)
-    return toKubeNode(site.inventory.patchLabels(request.params.name, request.body, kind))
+    await site.refreshFor(name)
+    return toKubeNode(site.inventory.patchLabels(name, request.body, kind))
   })
 }

@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest'
+import { EXAMPLE_NODES_FILE, buildTestApp } from '../helpers/site.ts'
+
+const MERGE = 'application/merge-patch+json'
+const STRATEGIC = 'application/strategic-merge-patch+json'
+
+async function appWithNodes () {
+  return await buildTestApp({ SITE_NODES_FILE: EXAMPLE_NODES_FILE })
+}
+
+function labelPatch (labels: unknown) {
+  return JSON.stringify({ metadata: { labels } })
+}
+
+const SYSTEM_LABELS = {
+  'kubernetes.io/hostname': 'rack1-n01',
+  'kubernetes.io/os': 'linux',
+  'kubernetes.io/arch': 'amd64',
+  'beta.kubernetes.io/os': 'linux',
+  'beta.kubernetes.io/arch': 'amd64'
+}
+
+describe('GET /api/v1/nodes', () => {
+  it('answers a NodeList of every node', async () => {
+    const app = await appWithNodes()
+    const res = await app.inject({ url: '/api/v1/nodes' })
+    expect(res.statusCode).toBe(200)
+    const list = res.json()
+    expect(list).toMatchObject({ kind: 'NodeList', apiVersion: 'v1', metadata: { resourceVersion: '4' } })
+    expect(list.items.map((n: { metadata: { name: string } }) => n.metadata.name)).toEqual(['rack1-n01', 'rack1-n02', 'rack1-n03', 'rack2-n01'])
+  })
+})
+
+describe('GET /api/v1/nodes/{name}', () => {
+  it('answers the Node with system and design labels, addresses and a Ready condition', async () => {
+    const app = await appWithNodes()
+    const res = await app.inject({ url: '/api/v1/nodes/rack1-n01' })
+    expect(res.statusCode).toBe(200)
+    const node = res.json()
+    expect(node).toMatchObject({
+      kind: 'Node',
+      apiVersion: 'v1',
+      metadata: {
+        name: 'rack1-n01',
+        resourceVersion: '1',
+        uid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        creationTimestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        labels: { ...SYSTEM_LABELS, 'ucp-control-plane': 'enabled', 'openstack-control-plane': 'enabled' }
+      },
+      status: {
+        addresses: [{ type: 'InternalIP', address: '10.23.2.11' }, { type: 'Hostname', address: 'rack1-n01' }],
+        conditions: [{ type: 'Ready', status: 'True' }]
+      }
+    })
+  })
+
+  it('reports Ready Unknown for a machine that is not deployed and running', async () => {
+    const app = await appWithNodes()
+    const node = (await app.inject({ url: '/api/v1/nodes/rack1-n03' })).json()
+    expect(node.status.conditions[0]).toMatchObject({ type: 'Ready', status: 'Unknown', message: 'machine is Ready, power off' })
+  })
+
+  it('answers 404 with a Kubernetes Status for an unknown node', async () => {
+    const app = await appWithNodes()
+    const res = await app.inject({ url: '/api/v1/nodes/ghost' })
+    expect(res.statusCode).toBe(404)
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    expect(res.json()).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'nodes "ghost" not found',
+      reason: 'NotFound',
+      details: { name: 'ghost', kind: 'nodes' },
+      code: 404
+    })
+  })
+})
+
+describe('PATCH /api/v1/nodes/{name}', () => {
+  for (const type of [MERGE, STRATEGIC]) {
+    describe(type, () => {
+      it('adds and overrides labels, keeps the others, and bumps the resource version', async () => {
+        const app = await appWithNodes()
+        const res = await app.inject({
+          method: 'PATCH',
+          url: '/api/v1/nodes/rack1-n01',
+          headers: { 'content-type': type },
+          payload: labelPatch({ 'ucp-control-plane': 'disabled', 'ceph-osd': 'enabled' })
+        })
+        expect(res.statusCode).toBe(200)
+        expect(res.json().metadata).toMatchObject({
+          resourceVersion: '5',
+          labels: { ...SYSTEM_LABELS, 'ucp-control-plane': 'disabled', 'openstack-control-plane': 'enabled', 'ceph-osd': 'enabled' }
+        })
+        const again = await app.inject({ url: '/api/v1/nodes/rack1-n01' })
+        expect(again.json().metadata.labels['ceph-osd']).toBe('enabled')
+      })
+
+      it('deletes a label given null, system labels included', async () => {
+        const app = await appWithNodes()
+        const res = await app.inject({
+          method: 'PATCH',
+          url: '/api/v1/nodes/rack1-n01',
+          headers: { 'content-type': `${type}; charset=utf-8` },
+          payload: labelPatch({ 'ucp-control-plane': null, 'kubernetes.io/os': null, 'never-there': null })
+        })
+        expect(res.statusCode).toBe(200)
+        const labels = res.json().metadata.labels
+        expect(labels).not.toHaveProperty('ucp-control-plane')
+        expect(labels).not.toHaveProperty('kubernetes.io/os')
+        expect(labels).toHaveProperty('openstack-control-plane', 'enabled')
+      })
+
+      it('changes nothing, resource version included, for a patch without changes', async () => {
+        const app = await appWithNodes()
+        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ 'ucp-control-plane': 'enabled' }) })
+        expect(res.statusCode).toBe(200)
+        expect(res.json().metadata.resourceVersion).toBe('1')
+      })
+
+      it('answers 422 Invalid with causes for a label Kubernetes refuses, and changes nothing', async () => {
+        const app = await appWithNodes()
+        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ ok: 'yes', 'bad key': 'x' }) })
+        expect(res.statusCode).toBe(422)
+        expect(res.json()).toMatchObject({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          reason: 'Invalid',
+          code: 422,
+          message: expect.stringMatching(/^Node "rack1-n01" is invalid: metadata.labels: Invalid value: "bad key"/),
+          details: { name: 'rack1-n01', kind: 'Node', causes: [{ reason: 'FieldValueInvalid', field: 'metadata.labels' }] }
+        })
+        const node = (await app.inject({ url: '/api/v1/nodes/rack1-n01' })).json()
+        expect(node.metadata.labels).not.toHaveProperty('ok')
+      })
+
+      it('answers 400 BadRequest for a label value that is not a string', async () => {
+        const app = await appWithNodes()
+        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ a: 1 }) })
+        expect(res.statusCode).toBe(400)
+        expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'metadata.labels.a must be a string or null, got number', reason: 'BadRequest', code: 400 })
+      })
+
+      it('answers 400 BadRequest for a body that is not JSON', async () => {
+        const app = await appWithNodes()
+        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: '{"metadata":' })
+        expect(res.statusCode).toBe(400)
+        expect(res.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message: expect.stringMatching(/^error decoding patch: /) })
+      })
+
+      it('answers 404 NotFound for an unknown node', async () => {
+        const app = await appWithNodes()
+        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/ghost', headers: { 'content-type': type }, payload: labelPatch({ a: 'b' }) })
+        expect(res.statusCode).toBe(404)
+        expect(res.json()).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, message: 'nodes "ghost" not found' })
+      })
+    })
+  }
+
+  it('strategic merge patch: $patch replace replaces the label map', async () => {
+    const app = await appWithNodes()
+    const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': STRATEGIC }, payload: labelPatch({ $patch: 'replace', only: 'this' }) })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().metadata.labels).toEqual({ only: 'this' })
+  })
+
+  it('merge patch: $patch is a label key, which Kubernetes refuses with 422', async () => {
+    const app = await appWithNodes()
+    const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': MERGE }, payload: labelPatch({ $patch: 'replace', only: 'this' }) })
+    expect(res.statusCode).toBe(422)
+    expect(res.json()).toMatchObject({ reason: 'Invalid', message: expect.stringContaining('Invalid value: "$patch"') })
+  })
+
+  it('labels: null removes every label', async () => {
+    const app = await appWithNodes()
+    const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n02', headers: { 'content-type': MERGE }, payload: labelPatch(null) })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().metadata.labels).toEqual({})
+  })
+
+  it.each([
+    ['application/json', '{}'],
+    ['application/json-patch+json', '[]'],
+    ['application/apply-patch+yaml', 'metadata: {}'],
+    ['text/plain', 'x']
+  ])('answers 415 UnsupportedMediaType for %s', async (type, payload) => {
+    const app = await appWithNodes()
+    const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload })
+    expect(res.statusCode).toBe(415)
+    expect(res.json()).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/strategic-merge-patch+json',
+      reason: 'UnsupportedMediaType',
+      code: 415
+    })
+  })
+
+  it('answers 415 for a patch without a content type', async () => {
+    const app = await appWithNodes()
+    const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01' })
+    expect(res.statusCode).toBe(415)
+    expect(res.json()).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 })
+  })
+})
+
+describe('other requests under /api/v1', () => {
+  it('answers 405 MethodNotAllowed with Allow for a wrong method on a node', async () => {
+    const app = await appWithNodes()
+    const res = await app.inject({ method: 'DELETE', url: '/api/v1/nodes/rack1-n01' })
+    expect(res.statusCode).toBe(405)
+    expect(res.headers.allow).toBe('GET, PATCH')
+    expect(res.json()).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'MethodNotAllowed', code: 405 })
+    const list = await app.inject({ method: 'POST', url: '/api/v1/nodes', headers: { 'content-type': 'application/json' }, payload: '{}' })
+    expect(list.statusCode).toBe(405)
+    expect(list.headers.allow).toBe('GET')
+  })
+
+  it.each(['/api/v1/namespaces/ucp/configmaps', '/api/v1/nodes/', '/api/v1/nodes/rack1-n01/status'])('answers 404 NotFound as a Kubernetes Status for %s', async (url) => {
+    const app = await appWithNodes()
+    const res = await app.inject({ url })
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 })
+  })
+
+  it('takes node names of 253 characters, and answers 400 BadRequest as a Kubernetes Status for longer ones', async () => {
+    const app = await appWithNodes()
+    const longest = 'n'.repeat(253)
+    const missing = await app.inject({ url: `/api/v1/nodes/${longest}` })
+    expect(missing.statusCode).toBe(404)
+    expect(missing.json()).toMatchObject({ kind: 'Status', reason: 'NotFound', message: `nodes "${longest}" not found` })
+    const res = await app.inject({ url: `/api/v1/nodes/${'n'.repeat(254)}` })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'BadRequest', code: 400 })
+  })
+})
