@@ -4,7 +4,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv'
 import AjvDraft04 from 'ajv-draft-04'
 import { getAt, parsePath } from './paths.ts'
 import { SCHEMA_PATTERN, type ValidationEntry } from './documents.ts'
-import { clone, isMapping, type Mapping } from './values.ts'
+import { clone, isMapping, pyStr, type Mapping } from './values.ts'
 
 const SECRET_KINDS = ['Certificate', 'CertificateKey', 'CertificateAuthority', 'CertificateAuthorityKey', 'Passphrase', 'PrivateKey', 'PublicKey']
 
@@ -61,13 +61,7 @@ function validatorFor (schema: Mapping): ValidateFunction | Error {
   return v
 }
 
-function repr (value: unknown): string {
-  if (typeof value === 'string') return `'${value}'`
-  if (value === null || value === undefined) return 'None'
-  if (typeof value === 'boolean') return value ? 'True' : 'False'
-  if (typeof value === 'number') return String(value)
-  return JSON.stringify(value)?.replace(/"/g, "'") ?? String(value)
-}
+const repr = (value: unknown): string => pyStr(value, true)
 
 /** jsonschema (Python) wording for an ajv error. */
 function messageOf (e: ErrorObject, value: unknown): string {
