@@ -118,6 +118,8 @@ export function createServiceApp (options: ServiceAppOptions) {
     requestIdHeader: false,
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     exposeHeadRoutes: false,
+    // Kubernetes node names run to 253 characters; longer path parameters are still refused as 404
+    routerOptions: { maxParamLength: 512 },
     frameworkErrors: (error, request, reply) => {
       reply.header('x-service-req', request.id)
       sendError(reply, request, new BadRequestError('Bad Request', error.message, { errorType: 'InvalidFormatError' }))
