@@ -1,10 +1,11 @@
 // Kubernetes core/v1 nodes: list, get and label patches, with Kubernetes' Status error objects (spec/bootstrap.md §8.3).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { MethodNotAllowedError, NotFoundError, UnsupportedMediaTypeError, toApiError, type ApiError } from '@slipway/common'
+import { BadRequestError, MethodNotAllowedError, NotFoundError, UnsupportedMediaTypeError, toApiError, type ApiError } from '@slipway/common'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { BadPatchError, type KubeDetails } from '../errors.ts'
 import type { PatchKind } from '../domain/labels.ts'
+import { parseSelector, type LabelTest } from '../domain/selector.ts'
 import type { Site } from '../domain/site.ts'
 import type { KubeStatus } from '../schemas/nodes.ts'
 import { toKubeNode, toKubeNodeList } from '../views.ts'
@@ -89,9 +90,19 @@ export const kubernetesRoutes: FastifyPluginAsyncTypebox<{ site: Site }> = async
     }
   })
 
-  app.get('/nodes', { config: { faultable: true } }, async () => {
+  app.get('/nodes', {
+    config: { faultable: true },
+    schema: { querystring: Type.Object({ labelSelector: Type.Optional(Type.String({ maxLength: 4096 })) }) }
+  }, async (request) => {
+    let selects: LabelTest
+    try {
+      selects = parseSelector(request.query.labelSelector ?? '')
+    } catch (error) {
+      throw new BadRequestError('Bad Request', (error as Error).message)
+    }
     await site.refresh()
-    return toKubeNodeList(site.inventory.list(), site.inventory.resourceVersion())
+    const nodes = site.inventory.list().filter((node) => selects(toKubeNode(node).metadata.labels ?? {}))
+    return toKubeNodeList(nodes, site.inventory.resourceVersion())
   })
 
   app.get('/nodes/*', { config: { faultable: true }, schema: { params: NodeParams } }, async (request) => {

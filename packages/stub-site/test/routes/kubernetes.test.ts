@@ -31,6 +31,23 @@ describe('GET /api/v1/nodes', () => {
   })
 })
 
+describe('GET /api/v1/nodes?labelSelector=', () => {
+  it('answers only the nodes the selector matches', async () => {
+    const app = await appWithNodes()
+    const one = await app.inject({ url: '/api/v1/nodes?labelSelector=' + encodeURIComponent('kubernetes.io/hostname=rack1-n02') })
+    expect(one.statusCode).toBe(200)
+    expect(one.json().items.map((n: { metadata: { name: string } }) => n.metadata.name)).toEqual(['rack1-n02'])
+    const none = await app.inject({ url: '/api/v1/nodes?labelSelector=no-such-label%3Dx' })
+    expect(none.json().items).toEqual([])
+  })
+  it('answers 400 with a Status for a selector it cannot parse', async () => {
+    const app = await appWithNodes()
+    const res = await app.inject({ url: '/api/v1/nodes?labelSelector=a%3Db%3Dc' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 })
+  })
+})
+
 describe('GET /api/v1/nodes/{name}', () => {
   it('answers the Node with system and design labels, addresses and a Ready condition', async () => {
     const app = await appWithNodes()
