@@ -1,0 +1,25 @@
+// The document store (Deckhand API): health, revision validations, rendered documents and revision tags.
+import { createHttpClient, type CallContext, type ServiceTokenSource } from '@slipway/common'
+import type { Dispatcher } from 'undici'
+import { parseAllDocuments } from 'yaml'
+import type { SideEffects } from '../domain/operators.ts'
+
+export function createStoreClient (options: { baseUrl: string, timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher }): NonNullable<SideEffects['store']> {
+  const http = createHttpClient({ component: 'store', ...options })
+  return {
+    async health (ctx: CallContext) { await http.expectOk('GET', '/health', { ctx }) },
+    async validations (revision: number, ctx: CallContext) {
+      const body = await http.getJson<{ results?: Array<{ name?: string, status?: string }> }>(`/revisions/${revision}/validations`, { ctx })
+      return (body.results ?? []).map((r) => ({ name: String(r.name ?? ''), status: String(r.status ?? '') }))
+    },
+    async renderedDocuments (revision: number, ctx: CallContext) {
+      const response = await http.expectOk('GET', `/revisions/${revision}/rendered-documents`, { ctx, headers: { accept: 'application/x-yaml' } })
+      return parseAllDocuments(response.text)
+        .map((d) => d.toJS({ maxAliasCount: 1000 }) as unknown)
+        .filter((d) => d !== null && d !== undefined)
+    },
+    async tagRevision (revision: number, tag: string, ctx: CallContext) {
+      await http.expectOk('POST', `/revisions/${revision}/tags/${encodeURIComponent(tag)}`, { ctx })
+    }
+  }
+}

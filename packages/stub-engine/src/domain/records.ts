@@ -1,0 +1,231 @@
+// The engine's stored records (runs, task instances, tries, log lines) and their contract views.
+import type {
+  DagRunState, DagRunTriggeredBy, DagRunType, DagVersionResponse, DAGResponse, DAGRunResponse, TaskInstanceHistoryResponse,
+  TaskInstanceResponse, TaskInstanceState, TriggerResponse
+} from '../schemas/airflow.ts'
+import type { DagDef } from './workflows.ts'
+
+export interface LogLine {
+  timestamp: string
+  event: string
+  level: string
+  logger: string
+  [key: string]: unknown
+}
+
+/** The per-try fields that move to history when a new try starts (spec/engine.md §8.5). */
+export interface TryFields {
+  try_number: number
+  max_tries: number
+  state: TaskInstanceState | null
+  start_date: string | null
+  end_date: string | null
+  duration: number | null
+  queued_when: string | null
+  scheduled_when: string | null
+  hostname: string | null
+  unixname: string | null
+  pid: number | null
+}
+
+export interface TaskInstanceRecord extends TryFields {
+  id: string
+  task_id: string
+  map_index: number
+  operator: string
+  priority_weight: number
+  note: string | null
+  /** Copies of the finished earlier tries. */
+  history: TryFields[]
+  /** Log lines by try number. */
+  logs: Record<string, LogLine[]>
+  /** When an up_for_retry instance may be scheduled again. */
+  retry_at: string | null
+  /** While deferred: when the trigger fires; the deferral record shown as `trigger`. */
+  defer_until: string | null
+  trigger: TriggerResponse | null
+  /** The try already deferred once, so it finishes when resumed. */
+  resumed: boolean
+  /** The current try was copied to history already (it was cleared after it ended). */
+  recorded: boolean
+  updated_at: string
+}
+
+export interface RunRecord {
+  /** Creation order, the `id` Airflow sorts by. */
+  seq: number
+  dag_id: string
+  dag_run_id: string
+  logical_date: string | null
+  run_after: string
+  queued_at: string | null
+  start_date: string | null
+  end_date: string | null
+  data_interval_start: string | null
+  data_interval_end: string | null
+  last_scheduling_decision: string | null
+  run_type: DagRunType
+  state: DagRunState
+  triggered_by: DagRunTriggeredBy | null
+  triggering_user_name: string | null
+  conf: Record<string, unknown>
+  note: string | null
+  updated_at: string
+  /** Set on sub-DAG runs: the parent run and its placeholder task. */
+  parent: { dag_id: string, dag_run_id: string, task_id: string } | null
+  tis: TaskInstanceRecord[]
+}
+
+export interface DagRecord {
+  dag_id: string
+  is_paused: boolean
+  created_at: string
+  version_id: string
+}
+
+export interface EngineSnapshot {
+  seq: number
+  dags: DagRecord[]
+  runs: RunRecord[]
+}
+
+export const isoNow = (): string => new Date().toISOString()
+
+/** Seconds between two ISO instants, or null when either is missing. */
+export function seconds (start: string | null, end: string | null): number | null {
+  if (start === null || end === null) return null
+  return (Date.parse(end) - Date.parse(start)) / 1000
+}
+
+export function dagVersionView (dag: DagRecord): DagVersionResponse {
+  return {
+    id: dag.version_id,
+    version_number: 1,
+    dag_id: dag.dag_id,
+    bundle_name: 'dags-folder',
+    bundle_version: null,
+    created_at: dag.created_at,
+    dag_display_name: dag.dag_id,
+    bundle_url: null
+  }
+}
+
+export function dagView (def: DagDef, dag: DagRecord, options: { maxActiveRuns: number, importErrors: boolean }): DAGResponse {
+  const file = `${(def.parent ?? def.dag_id)}.py`
+  return {
+    dag_id: def.dag_id,
+    dag_display_name: def.dag_id,
+    is_paused: dag.is_paused,
+    is_stale: false,
+    last_parsed_time: dag.created_at,
+    last_expired: null,
+    bundle_name: 'dags-folder',
+    bundle_version: null,
+    relative_fileloc: file,
+    fileloc: `/opt/airflow/dags/${file}`,
+    description: def.description,
+    timetable_summary: null,
+    timetable_description: 'Never, external triggers only',
+    tags: [],
+    max_active_tasks: 16,
+    max_active_runs: options.maxActiveRuns,
+    max_consecutive_failed_dag_runs: 0,
+    has_task_concurrency_limits: false,
+    has_import_errors: options.importErrors,
+    next_dagrun_logical_date: null,
+    next_dagrun_data_interval_start: null,
+    next_dagrun_data_interval_end: null,
+    next_dagrun_run_after: null,
+    owners: ['airflow'],
+    file_token: Buffer.from(file).toString('base64url')
+  }
+}
+
+export function runView (run: RunRecord, dag: DagRecord): DAGRunResponse {
+  return {
+    dag_run_id: run.dag_run_id,
+    dag_id: run.dag_id,
+    logical_date: run.logical_date,
+    queued_at: run.queued_at,
+    start_date: run.start_date,
+    end_date: run.end_date,
+    duration: seconds(run.start_date, run.end_date),
+    data_interval_start: run.data_interval_start,
+    data_interval_end: run.data_interval_end,
+    run_after: run.run_after,
+    last_scheduling_decision: run.last_scheduling_decision,
+    run_type: run.run_type,
+    state: run.state,
+    triggered_by: run.triggered_by,
+    triggering_user_name: run.triggering_user_name,
+    conf: run.conf,
+    note: run.note,
+    dag_versions: [dagVersionView(dag)],
+    bundle_version: null,
+    dag_display_name: run.dag_id
+  }
+}
+
+function tryView (run: RunRecord, ti: TaskInstanceRecord, fields: TryFields, dag: DagRecord): TaskInstanceHistoryResponse {
+  return {
+    task_id: ti.task_id,
+    dag_id: run.dag_id,
+    dag_run_id: run.dag_run_id,
+    map_index: ti.map_index,
+    start_date: fields.start_date,
+    end_date: fields.end_date,
+    duration: fields.duration,
+    state: fields.state,
+    try_number: fields.try_number,
+    max_tries: fields.max_tries,
+    task_display_name: ti.task_id,
+    dag_display_name: run.dag_id,
+    hostname: fields.hostname,
+    unixname: fields.unixname,
+    pool: 'default_pool',
+    pool_slots: 1,
+    queue: 'default',
+    priority_weight: ti.priority_weight,
+    operator: ti.operator,
+    operator_name: ti.operator,
+    queued_when: fields.queued_when,
+    scheduled_when: fields.scheduled_when,
+    pid: fields.pid,
+    executor: null,
+    executor_config: '{}',
+    dag_version: dagVersionView(dag)
+  }
+}
+
+export const historyView = tryView
+
+export function taskInstanceView (run: RunRecord, ti: TaskInstanceRecord, dag: DagRecord): TaskInstanceResponse {
+  return {
+    id: ti.id,
+    ...tryView(run, ti, ti, dag),
+    logical_date: run.logical_date,
+    run_after: run.run_after,
+    note: ti.note,
+    rendered_map_index: ti.map_index >= 0 ? String(ti.map_index) : null,
+    rendered_fields: {},
+    trigger: ti.trigger,
+    triggerer_job: null
+  }
+}
+
+/** The current try's fields, copied to history when the next try starts. */
+export function tryFieldsOf (ti: TryFields): TryFields {
+  return {
+    try_number: ti.try_number,
+    max_tries: ti.max_tries,
+    state: ti.state,
+    start_date: ti.start_date,
+    end_date: ti.end_date,
+    duration: ti.duration,
+    queued_when: ti.queued_when,
+    scheduled_when: ti.scheduled_when,
+    hostname: ti.hostname,
+    unixname: ti.unixname,
+    pid: ti.pid
+  }
+}

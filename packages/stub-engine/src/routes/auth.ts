@@ -1,0 +1,35 @@
+// /auth/token: the simple auth manager's token endpoints (airflow-simple-auth-manager.yaml, spec/engine.md §1).
+import type { FastifyPluginAsync } from 'fastify'
+import { BadRequest, Forbidden, Unauthenticated, UnsupportedMediaType } from '../domain/errors.ts'
+import { signJwt } from '../domain/tokens.ts'
+import { findUser } from '../domain/users.ts'
+import { checkBody, RawBody } from '../http/validate.ts'
+import { LoginBodySchema, type LoginBody } from '../schemas/airflow.ts'
+import type { AuthSettings } from '../app.ts'
+
+export const authRoutes: FastifyPluginAsync<{ auth: AuthSettings }> = async (app, { auth }) => {
+  function login (body: unknown, ttlS: number): { access_token: string } {
+    if (body instanceof RawBody) throw new UnsupportedMediaType('Unsupported Media Type')
+    const credentials = checkBody<LoginBody>(LoginBodySchema, body)
+    if (credentials.username === '' || credentials.password === '') throw new BadRequest('Username and password must be provided')
+    const user = findUser(auth.users, credentials.username, credentials.password)
+    if (user === undefined) throw new Unauthenticated('Invalid credentials')
+    return { access_token: signJwt(auth.jwtSecret, user.username, user.role, ttlS) }
+  }
+
+  app.post('/auth/token', { config: { access: 'public' } }, async (request, reply) => {
+    reply.code(201)
+    return login(request.body, auth.jwtTtlS)
+  })
+
+  app.post('/auth/token/cli', { config: { access: 'public' } }, async (request, reply) => {
+    reply.code(201)
+    return login(request.body, auth.jwtCliTtlS)
+  })
+
+  app.get('/auth/token', { config: { access: 'public' } }, async (_request, reply) => {
+    if (!auth.allAdmins) throw new Forbidden('This method is only allowed if ``[core] simple_auth_manager_all_admins`` is True')
+    reply.code(201)
+    return { access_token: signJwt(auth.jwtSecret, 'anonymous', 'ADMIN', auth.jwtTtlS) }
+  })
+}
