@@ -9,7 +9,7 @@ import type { AuthSettings } from '../app.ts'
 
 export const authRoutes: FastifyPluginAsync<{ auth: AuthSettings }> = async (app, { auth }) => {
   function login (body: unknown, ttlS: number): { access_token: string } {
-    if (body instanceof RawBody) throw new UnsupportedMediaType('Unsupported Media Type')
+    if (body instanceof RawBody || typeof body === 'string') throw new UnsupportedMediaType('Unsupported Media Type')
     const credentials = checkBody<LoginBody>(LoginBodySchema, body)
     if (credentials.username === '' || credentials.password === '') throw new BadRequest('Username and password must be provided')
     const user = findUser(auth.users, credentials.username, credentials.password)

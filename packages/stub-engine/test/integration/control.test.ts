@@ -1,0 +1,198 @@
+// Pause, unpause, stop, clear and marking task instances (spec/engine.md §4.5, §4.6, §4.11, §5), DAGs paused
+// at creation, max_active_runs, and state kept across a restart with ENGINE_DATA_DIR.
+import { mkdtempSync, rmSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { startTestEngine, stateOf, type TestEngine } from '../helpers/engine.ts'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function waitTask (engine: TestEngine, dag: string, run: string, task: string, state: string): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (stateOf(await engine.tis(dag, run))[task] === state) return
+    await sleep(5)
+  }
+  throw new Error(`${task} never reached ${state}`)
+}
+
+describe('pause and unpause (DAG-wide is_paused)', () => {
+  it('lets running tasks finish, schedules nothing new, keeps the run running, and resumes on unpause', async () => {
+    const engine = await startTestEngine({ ENGINE_TASK_MS: '150' })
+    await engine.trigger('test_site', 'P1')
+    await waitTask(engine, 'test_site', 'P1', 'action_xcom', 'running')
+    const paused = await engine.call('PATCH', '/api/v2/dags/test_site', { is_paused: true })
+    expect(paused.status).toBe(200)
+    expect(paused.body).toMatchObject({ dag_id: 'test_site', is_paused: true })
+
+    await waitTask(engine, 'test_site', 'P1', 'action_xcom', 'success')
+    await sleep(100)
+    const held = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/P1')
+    expect(held.body.state).toBe('running')
+    expect(stateOf(await engine.tis('test_site', 'P1'))).toEqual({ action_xcom: 'success', preflight: null, deployment_configuration: null, armada_test_releases: null })
+    expect((await engine.call('GET', '/api/v2/dags?paused=true')).body.dags.map((d: { dag_id: string }) => d.dag_id)).toEqual(['test_site'])
+
+    const unpaused = await engine.call('PATCH', '/api/v2/dags/test_site', { is_paused: false })
+    expect(unpaused.body.is_paused).toBe(false)
+    expect((await engine.waitRun('test_site', 'P1')).state).toBe('success')
+  })
+
+  it('starts DAGs paused by default: a triggered run waits in queued until the DAG is unpaused', async () => {
+    const engine = await startTestEngine({ ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
+    expect((await engine.call('GET', '/api/v2/dags/deploy_site')).body.is_paused).toBe(true)
+    expect((await engine.call('GET', '/api/v2/dags/deploy_site.preflight')).body.is_paused).toBe(false)
+    const triggered = await engine.trigger('test_site', 'Q1')
+    expect(triggered.status).toBe(200)
+    await sleep(80)
+    const waiting = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/Q1')
+    expect(waiting.body).toMatchObject({ state: 'queued', start_date: null })
+    expect(new Set((await engine.tis('test_site', 'Q1')).map((t) => t.state))).toEqual(new Set([null]))
+    await engine.call('PATCH', '/api/v2/dags/test_site', { is_paused: false })
+    expect((await engine.waitRun('test_site', 'Q1')).state).toBe('success')
+  })
+
+  it('keeps runs beyond max_active_runs queued until a slot frees', async () => {
+    const engine = await startTestEngine({ ENGINE_MAX_ACTIVE_RUNS: '1', ENGINE_TASK_MS: '30' })
+    await engine.trigger('test_site', 'M1')
+    await engine.trigger('test_site', 'M2')
+    await engine.waitRun('test_site', 'M1', (r) => r.state === 'running')
+    expect((await engine.call('GET', '/api/v2/dags/test_site/dagRuns/M2')).body.state).toBe('queued')
+    await engine.waitRun('test_site', 'M1')
+    expect((await engine.waitRun('test_site', 'M2')).state).toBe('success')
+  })
+})
+
+describe('stop (PATCH the run to failed)', () => {
+  it('fails the running task, skips the pending ones and fails the run', async () => {
+    const engine = await startTestEngine()
+    await engine.trigger('test_site', 'S1', { stub: { hang: ['deployment_configuration'] } })
+    await waitTask(engine, 'test_site', 'S1', 'deployment_configuration', 'running')
+    const stopped = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/S1', { state: 'failed' })
+    expect(stopped.status).toBe(200)
+    expect(stopped.body).toMatchObject({ dag_run_id: 'S1', state: 'failed' })
+    expect(stopped.body.end_date).not.toBeNull()
+    const states = stateOf(await engine.tis('test_site', 'S1'))
+    expect(states).toMatchObject({ action_xcom: 'success', deployment_configuration: 'failed', armada_test_releases: 'skipped' })
+    const log = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/S1/taskInstances/deployment_configuration/logs/1')
+    expect(log.body.content.map((l: { event: string }) => l.event)).toEqual(expect.arrayContaining([
+      'Injected hang: the task runs until it is stopped', 'State of this instance has been externally set to failed. Terminating instance.'
+    ]))
+    expect(log.body.continuation_token).toBeNull()
+    await sleep(50)
+    expect((await engine.call('GET', '/api/v2/dags/test_site/dagRuns/S1')).body.state).toBe('failed')
+  })
+
+  it('marks a run success or queued on request and keeps a note', async () => {
+    const engine = await startTestEngine()
+    await engine.trigger('test_site', 'S2', { stub: { hang: ['action_xcom'] } })
+    await waitTask(engine, 'test_site', 'S2', 'action_xcom', 'running')
+    const done = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/S2', { state: 'success', note: 'forced' })
+    expect(done.body).toMatchObject({ state: 'success', note: 'forced' })
+    expect(new Set((await engine.tis('test_site', 'S2')).map((t) => t.state))).toEqual(new Set(['success']))
+    const requeued = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/S2?update_mask=state', { state: 'queued', note: 'ignored' })
+    expect(requeued.body).toMatchObject({ state: 'queued', note: 'forced', end_date: null })
+    expect((await engine.waitRun('test_site', 'S2')).state).toBe('success')
+    const bad = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/S2', { state: 'running' })
+    expect(bad.status).toBe(422)
+    expect(bad.body.detail[0].loc).toEqual(['body', 'state'])
+  })
+})
+
+describe('clear', () => {
+  it('previews with dry_run (the default) and re-runs failed tasks as a new try with dry_run false', async () => {
+    const engine = await startTestEngine()
+    await engine.trigger('test_site', 'C1', { stub: { fail: { armada_test_releases: 1 } } })
+    expect((await engine.waitRun('test_site', 'C1')).state).toBe('failed')
+
+    const preview = await engine.call('POST', '/api/v2/dags/test_site/dagRuns/C1/clear', { only_failed: true })
+    expect(preview.status).toBe(200)
+    expect(preview.body.total_entries).toBe(1)
+    expect(preview.body.task_instances[0]).toMatchObject({ task_id: 'armada_test_releases', state: 'failed' })
+    expect((await engine.call('GET', '/api/v2/dags/test_site/dagRuns/C1')).body.state).toBe('failed')
+
+    const cleared = await engine.call('POST', '/api/v2/dags/test_site/dagRuns/C1/clear', { dry_run: false, only_failed: true })
+    expect(cleared.status).toBe(200)
+    expect(cleared.body).toMatchObject({ dag_run_id: 'C1', state: 'queued', end_date: null })
+    expect((await engine.waitRun('test_site', 'C1')).state).toBe('success')
+    const ti = (await engine.tis('test_site', 'C1')).find((t) => t.task_id === 'armada_test_releases')!
+    expect(ti).toMatchObject({ state: 'success', try_number: 2, max_tries: 1 })
+    const tries = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/C1/taskInstances/armada_test_releases/tries')
+    expect(tries.body.task_instances.map((t: { state: string }) => t.state)).toEqual(['failed', 'success'])
+    expect(stateOf(await engine.tis('test_site', 'C1')).action_xcom).toBe('success')
+    expect((await engine.tis('test_site', 'C1')).find((t) => t.task_id === 'action_xcom')!.try_number).toBe(1)
+  })
+
+  it('clears chosen task instances with clearTaskInstances, including downstream', async () => {
+    const engine = await startTestEngine()
+    await engine.trigger('test_site', 'C2')
+    await engine.waitRun('test_site', 'C2')
+    const body = { dag_run_id: 'C2', task_ids: ['deployment_configuration'], only_failed: false, include_downstream: true }
+    const preview = await engine.call('POST', '/api/v2/dags/test_site/clearTaskInstances', body)
+    expect(preview.status).toBe(200)
+    expect(preview.body.task_instances.map((t: { task_id: string }) => t.task_id).sort()).toEqual(['armada_test_releases', 'deployment_configuration'])
+    expect((await engine.call('GET', '/api/v2/dags/test_site/dagRuns/C2')).body.state).toBe('success')
+    const done = await engine.call('POST', '/api/v2/dags/test_site/clearTaskInstances', { ...body, dry_run: false })
+    expect(done.body.task_instances.every((t: { state: unknown }) => t.state === null)).toBe(true)
+    expect(['queued', 'running']).toContain((await engine.call('GET', '/api/v2/dags/test_site/dagRuns/C2')).body.state)
+    expect((await engine.waitRun('test_site', 'C2')).state).toBe('success')
+    expect((await engine.tis('test_site', 'C2')).find((t) => t.task_id === 'armada_test_releases')!.try_number).toBe(2)
+    const unknown = await engine.call('POST', '/api/v2/dags/test_site/clearTaskInstances', { dag_run_id: 'nope' })
+    expect(unknown.status).toBe(404)
+  })
+
+  it('restarts a task that is running when cleared: restarting, then a new try', async () => {
+    const engine = await startTestEngine({ ENGINE_TASK_MS: '120' })
+    await engine.trigger('test_site', 'C3')
+    await waitTask(engine, 'test_site', 'C3', 'action_xcom', 'running')
+    await engine.call('POST', '/api/v2/dags/test_site/clearTaskInstances', { dag_run_id: 'C3', task_ids: ['action_xcom'], only_failed: false, dry_run: false })
+    expect((await engine.waitRun('test_site', 'C3')).state).toBe('success')
+    const ti = (await engine.tis('test_site', 'C3')).find((t) => t.task_id === 'action_xcom')!
+    expect(ti.try_number).toBe(2)
+    const first = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/C3/taskInstances/action_xcom/logs/1')
+    expect(first.body.content.at(-1).event).toMatch(/cleared while running/)
+  })
+})
+
+describe('PATCH a task instance', () => {
+  it('marks success, failed or skipped and refuses other states with 422', async () => {
+    const engine = await startTestEngine()
+    await engine.trigger('test_site', 'T1', { stub: { hang: ['deployment_configuration'] } })
+    await waitTask(engine, 'test_site', 'T1', 'deployment_configuration', 'running')
+    const marked = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/T1/taskInstances/deployment_configuration', { new_state: 'success', note: 'by hand' })
+    expect(marked.status).toBe(200)
+    expect(marked.body.task_instances[0]).toMatchObject({ task_id: 'deployment_configuration', state: 'success', note: 'by hand' })
+    expect((await engine.waitRun('test_site', 'T1')).state).toBe('success')
+    const refused = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/T1/taskInstances/action_xcom', { new_state: 'running' })
+    expect(refused.status).toBe(422)
+    expect(refused.body.detail[0]).toMatchObject({ loc: ['body', 'new_state'], type: 'value_error' })
+    const skipped = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/T1/taskInstances/action_xcom/-1', { new_state: 'skipped' })
+    expect(skipped.body.task_instances[0].state).toBe('skipped')
+    const missing = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/T1/taskInstances/nope', { new_state: 'failed' })
+    expect(missing.status).toBe(404)
+  })
+})
+
+describe('ENGINE_DATA_DIR', () => {
+  it('keeps DAG flags, runs and logs across a restart, and an unfinished run continues', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stub-engine-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const first = await startTestEngine({ ENGINE_DATA_DIR: dir, ENGINE_TASK_MS: '40' })
+    await first.trigger('test_site', 'K1')
+    await first.waitRun('test_site', 'K1')
+    await first.call('PATCH', '/api/v2/dags/deploy_site', { is_paused: true })
+    await first.trigger('test_site', 'K2')
+    await waitTask(first, 'test_site', 'K2', 'action_xcom', 'running')
+    await first.close()
+    expect(existsSync(join(dir, 'engine-state.json'))).toBe(true)
+
+    const second = await startTestEngine({ ENGINE_DATA_DIR: dir, ENGINE_TASK_MS: '5' })
+    expect((await second.call('GET', '/api/v2/dags/deploy_site')).body.is_paused).toBe(true)
+    const k1 = await second.call('GET', '/api/v2/dags/test_site/dagRuns/K1')
+    expect(k1.body.state).toBe('success')
+    const log = await second.call('GET', '/api/v2/dags/test_site/dagRuns/K1/taskInstances/action_xcom/logs/1')
+    expect(log.body.content.at(-1).event).toMatch(/^Marking task as SUCCESS/)
+    expect((await second.waitRun('test_site', 'K2')).state).toBe('success')
+    const resumed = await second.call('GET', '/api/v2/dags/test_site/dagRuns/K2/taskInstances/action_xcom/logs/1')
+    expect(resumed.body.content.map((l: { event: string }) => l.event)).toContain('*** The engine restarted while this try was running: the try runs again')
+  })
+})
