@@ -386,8 +386,10 @@ export function createEngine (options: EngineOptions) {
       (outcome) => finishTry(run, ti, tryNumber, outcome),
       (error: unknown) => {
         if (signal.aborted) { finishTry(run, ti, tryNumber, { kind: 'aborted' }); return }
-        const e = error as { name?: string, message?: string }
-        const text = error instanceof TaskFailure ? e.message ?? 'failed' : `${e.name ?? 'Error'}: ${e.message ?? String(error)}`
+        const e = error as { name?: string, message?: string, reason?: string }
+        // errors from the outbound clients carry the useful part (what failed, how) in `reason`
+        const detail = e.reason !== undefined && e.reason !== e.message ? `${e.message ?? ''} (${e.reason})` : e.message ?? String(error)
+        const text = error instanceof TaskFailure ? detail : `${e.name ?? 'Error'}: ${detail}`
         finishTry(run, ti, tryNumber, { kind: 'failed', error: text })
       }
     )
