@@ -1,0 +1,212 @@
+// Contract test: drives every endpoint stub-engine serves and validates each request body and each response body
+// against the Airflow OpenAPI documents in ../shared/contracts (read at run time, never copied into the project).
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import { parse } from 'yaml'
+import { describe, expect, it } from 'vitest'
+import { client, startTestEngine, type Reply } from '../helpers/engine.ts'
+
+const CONTRACTS = resolve(import.meta.dirname, '../../../../../shared/contracts')
+const REST_FILE = resolve(CONTRACTS, 'airflow-v2-rest-api.yaml')
+const AUTH_FILE = resolve(CONTRACTS, 'airflow-simple-auth-manager.yaml')
+const present = existsSync(REST_FILE) && existsSync(AUTH_FILE)
+if (!present) console.warn(`stub-engine contract test SKIPPED: ${REST_FILE} or ${AUTH_FILE} is missing`)
+
+interface Operation {
+  requestBody?: { content?: Record<string, { schema: unknown }> }
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>
+}
+interface OpenApi { paths: Record<string, Record<string, Operation>>, components: Record<string, unknown> }
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020
+
+function contractChecker () {
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  addFormats(ajv)
+  const docs: Array<{ id: string, doc: OpenApi }> = [
+    { id: 'rest', doc: parse(readFileSync(REST_FILE, 'utf8')) as OpenApi },
+    { id: 'auth', doc: parse(readFileSync(AUTH_FILE, 'utf8')) as OpenApi }
+  ]
+  for (const { id, doc } of docs) ajv.addSchema({ $id: `${id}.json`, components: doc.components })
+  // Rewrite local refs so that a schema taken out of the document resolves inside its document's components.
+  const rebase = (schema: unknown, id: string): unknown => JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, `"$ref":"${id}.json#/`))
+  const templates = docs.flatMap(({ id, doc }) => Object.entries(doc.paths).map(([template, ops]) => {
+    const source = template.split('/').map((s) => s.startsWith('{') ? '([^/]+)' : s.replace(/[.*+?^${}()|[\]\\~]/g, '\\$&')).join('/')
+    return { id, template, ops, re: new RegExp(`^${source}$`), params: (template.match(/\{/g) ?? []).length }
+  })).sort((a, b) => a.params - b.params)
+
+  const seen = new Set<string>()
+  function find (method: string, path: string) {
+    const bare = path.split('?')[0]!
+    const found = templates.find((t) => t.re.test(bare) && t.ops[method.toLowerCase()] !== undefined)
+    if (found === undefined) throw new Error(`${method} ${bare} is not a path of the contract`)
+    return { ...found, op: found.ops[method.toLowerCase()]! }
+  }
+  function validate (what: string, id: string, schema: unknown, value: unknown): void {
+    const check = ajv.compile(rebase(schema, id) as object)
+    if (!check(value)) throw new Error(`${what} does not match the contract: ${ajv.errorsText(check.errors)}\n${JSON.stringify(value).slice(0, 800)}`)
+  }
+  return {
+    seen,
+    request (method: string, path: string, body: unknown): void {
+      const { id, template, op } = find(method, path)
+      const schema = op.requestBody?.content?.['application/json']?.schema
+      if (schema !== undefined && typeof body === 'object') validate(`request ${method} ${template}`, id, schema, body)
+    },
+    response (method: string, path: string, reply: Reply): void {
+      const { id, template, op } = find(method, path)
+      const documented = op.responses[String(reply.status)]
+      if (documented === undefined) throw new Error(`${method} ${template} answered ${reply.status}, a status the contract does not list`)
+      seen.add(`${method} ${template} ${reply.status}`)
+      const schema = documented.content?.['application/json']?.schema
+      if (schema === undefined) { expect(reply.text).toBe(''); return }
+      validate(`response ${reply.status} of ${method} ${template}`, id, schema, reply.body)
+    }
+  }
+}
+
+describe.skipIf(!present)('contract: every endpoint against airflow-v2-rest-api.yaml and airflow-simple-auth-manager.yaml', () => {
+  it('answers with bodies that validate against the documented schema of each status', async () => {
+    const contract = contractChecker()
+    const engine = await startTestEngine({ ENGINE_TASK_MS: '5' })
+    const raw = await client(engine.url, engine.token)
+    const anonymous = await client(engine.url, undefined)
+    type Call = (method: string, path: string, body?: unknown, invalid?: boolean) => Promise<Reply>
+    // requests meant to be refused are not checked against the request schema; every response is
+    const checked = (send: typeof raw): Call => async (method, path, body, invalid = false) => {
+      if (body !== undefined && !invalid) contract.request(method, path, body)
+      const reply = await send(method, path, body)
+      contract.response(method, path, reply)
+      return reply
+    }
+    const call = checked(raw)
+    const anon = checked(anonymous)
+    const expectStatus = async (status: number, method: string, path: string, body?: unknown): Promise<Reply> => {
+      const reply = await call(method, path, body, status >= 400)
+      expect(reply.status, `${method} ${path}`).toBe(status)
+      return reply
+    }
+
+    // the checker itself refuses what the contract forbids
+    const fake = (status: number, body: unknown): Reply => ({ status, body, headers: new Headers(), text: JSON.stringify(body) })
+    expect(() => contract.response('GET', '/api/v2/version', fake(200, { version: 3 }))).toThrow(/does not match the contract/)
+    expect(() => contract.response('GET', '/api/v2/dags/x/dagRuns/y', fake(200, { dag_run_id: 'y', state: 'paused' }))).toThrow(/does not match/)
+    expect(() => contract.response('GET', '/api/v2/version', fake(418, {}))).toThrow(/does not list/)
+    expect(() => contract.request('POST', '/api/v2/dags/x/dagRuns', { logical_date: null, extra: 1 })).toThrow(/does not match/)
+
+    // auth (simple auth manager document)
+    expect((await anon('POST', '/auth/token', { username: 'admin', password: 'admin' })).status).toBe(201)
+    expect((await anon('POST', '/auth/token', { username: 'admin', password: 'wrong' }, true)).status).toBe(401)
+    expect((await anon('POST', '/auth/token', { username: '', password: '' }, true)).status).toBe(400)
+    expect((await anon('POST', '/auth/token', { username: 'admin' }, true)).status).toBe(422)
+    expect((await anon('POST', '/auth/token/cli', { username: 'admin', password: 'admin' })).status).toBe(201)
+    expect((await anon('GET', '/auth/token')).status).toBe(403)
+
+    // open endpoints and the 401 of a protected one
+    expect((await anon('GET', '/api/v2/monitor/health')).status).toBe(200)
+    expect((await anon('GET', '/api/v2/version')).status).toBe(200)
+    expect((await anon('GET', '/api/v2/dags')).status).toBe(401)
+
+    // DAGs
+    await expectStatus(200, 'GET', '/api/v2/dags?limit=100')
+    await expectStatus(200, 'GET', '/api/v2/dags/test_site')
+    await expectStatus(404, 'GET', '/api/v2/dags/nope')
+    await expectStatus(200, 'PATCH', '/api/v2/dags/test_site', { is_paused: false })
+    await expectStatus(422, 'PATCH', '/api/v2/dags/test_site', { is_paused: false, owners: [] })
+    await expectStatus(404, 'PATCH', '/api/v2/dags/nope', { is_paused: false })
+
+    // runs
+    const conf = { action: { id: 'K1' }, stub: { fail: { armada_test_releases: 1 }, map: { deployment_configuration: 2 } } }
+    await expectStatus(200, 'POST', '/api/v2/dags/test_site/dagRuns', { dag_run_id: 'K1', logical_date: new Date().toISOString(), conf })
+    await expectStatus(409, 'POST', '/api/v2/dags/test_site/dagRuns', { dag_run_id: 'K1', logical_date: null })
+    await expectStatus(404, 'POST', '/api/v2/dags/nope/dagRuns', { logical_date: null })
+    await expectStatus(400, 'POST', '/api/v2/dags/test_site/dagRuns', { logical_date: null, conf: { stub: { hang: 'x' } } })
+    await expectStatus(422, 'POST', '/api/v2/dags/test_site/dagRuns', { logical_date: '2025-01-01T00:00:00' })
+    await engine.waitRun('test_site', 'K1')
+    await expectStatus(200, 'GET', '/api/v2/dags/test_site/dagRuns/K1')
+    await expectStatus(404, 'GET', '/api/v2/dags/test_site/dagRuns/nope')
+    await expectStatus(200, 'GET', '/api/v2/dags/test_site/dagRuns?state=failed&order_by=-start_date')
+    await expectStatus(200, 'GET', '/api/v2/dags/~/dagRuns?limit=5')
+    await expectStatus(404, 'GET', '/api/v2/dags/nope/dagRuns')
+    await expectStatus(422, 'GET', '/api/v2/dags/test_site/dagRuns?limit=-1')
+    await expectStatus(200, 'POST', '/api/v2/dags/~/dagRuns/list', { dag_ids: ['test_site'], states: ['failed'], page_limit: 10 })
+    await expectStatus(422, 'POST', '/api/v2/dags/~/dagRuns/list', { page_limit: -1 })
+
+    // task instances of the finished run (armada_test_releases failed once; deployment_configuration mapped ×2)
+    const base = '/api/v2/dags/test_site/dagRuns/K1/taskInstances'
+    await expectStatus(200, 'GET', `${base}?limit=100`)
+    await expectStatus(200, 'GET', '/api/v2/dags/~/dagRuns/~/taskInstances?state=success&try_number=1')
+    await expectStatus(200, 'POST', '/api/v2/dags/~/dagRuns/~/taskInstances/list', { dag_ids: ['test_site'], task_ids: ['action_xcom'] })
+    await expectStatus(422, 'POST', '/api/v2/dags/~/dagRuns/~/taskInstances/list', { dag_ids: 'test_site' })
+    await expectStatus(200, 'GET', `${base}/action_xcom`)
+    await expectStatus(404, 'GET', `${base}/deployment_configuration`)
+    await expectStatus(200, 'GET', `${base}/deployment_configuration/1`)
+    await expectStatus(404, 'GET', `${base}/deployment_configuration/7`)
+    await expectStatus(422, 'GET', `${base}/deployment_configuration/x`)
+    await expectStatus(200, 'GET', `${base}/deployment_configuration/listMapped`)
+    await expectStatus(404, 'GET', `${base}/action_xcom/listMapped`)
+    await expectStatus(200, 'GET', `${base}/armada_test_releases/tries`)
+    await expectStatus(200, 'GET', `${base}/armada_test_releases/tries/1`)
+    await expectStatus(404, 'GET', `${base}/armada_test_releases/tries/5`)
+    await expectStatus(200, 'GET', `${base}/deployment_configuration/0/tries`)
+    await expectStatus(200, 'GET', `${base}/deployment_configuration/0/tries/1`)
+    const log = await expectStatus(200, 'GET', `${base}/armada_test_releases/logs/1?full_content=true`)
+    expect(log.body.content.length).toBeGreaterThan(2)
+    await expectStatus(404, 'GET', `${base}/armada_test_releases/logs/3`)
+    await expectStatus(422, 'GET', `${base}/armada_test_releases/logs/one`)
+
+    // changes: mark, clear (dry run and real), patch the run, clear task instances, delete
+    await expectStatus(200, 'PATCH', `${base}/action_xcom`, { new_state: 'success', note: 'checked' })
+    await expectStatus(200, 'PATCH', `${base}/deployment_configuration/0`, { new_state: 'success' })
+    await expectStatus(422, 'PATCH', `${base}/action_xcom`, { new_state: 'queued' })
+    await expectStatus(404, 'PATCH', `${base}/nope`, { new_state: 'failed' })
+    const preview = await expectStatus(200, 'POST', '/api/v2/dags/test_site/dagRuns/K1/clear', { only_failed: true })
+    expect(preview.body.task_instances).toBeDefined()
+    const cleared = await expectStatus(200, 'POST', '/api/v2/dags/test_site/dagRuns/K1/clear', { dry_run: false, only_failed: true })
+    expect(cleared.body.dag_run_id).toBe('K1')
+    await expectStatus(404, 'POST', '/api/v2/dags/test_site/dagRuns/nope/clear', { dry_run: false })
+    await expectStatus(422, 'POST', '/api/v2/dags/test_site/dagRuns/K1/clear', { dry_run: 'no' })
+    await engine.waitRun('test_site', 'K1')
+    await expectStatus(200, 'POST', '/api/v2/dags/test_site/clearTaskInstances', { dag_run_id: 'K1', task_ids: ['action_xcom', ['deployment_configuration', 1]], only_failed: false })
+    await expectStatus(404, 'POST', '/api/v2/dags/nope/clearTaskInstances', {})
+    await expectStatus(200, 'PATCH', '/api/v2/dags/test_site/dagRuns/K1', { state: 'failed', note: 'stopped' })
+    await expectStatus(422, 'PATCH', '/api/v2/dags/test_site/dagRuns/K1', { state: 'paused' })
+    await expectStatus(404, 'PATCH', '/api/v2/dags/test_site/dagRuns/nope', { state: 'failed' })
+    await expectStatus(204, 'DELETE', '/api/v2/dags/test_site/dagRuns/K1')
+    await expectStatus(404, 'DELETE', '/api/v2/dags/test_site/dagRuns/K1')
+
+    // every endpoint of spec/engine.md §8.1 that the stub serves answered with a documented success at least once
+    const successes = new Set([...contract.seen].filter((s) => /\s2\d\d$/.test(s)).map((s) => s.replace(/\s\d+$/, '')))
+    expect([...successes].sort()).toEqual([
+      'DELETE /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}',
+      'GET /api/v2/dags',
+      'GET /api/v2/dags/{dag_id}',
+      'GET /api/v2/dags/{dag_id}/dagRuns',
+      'GET /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}',
+      'GET /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances',
+      'GET /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}',
+      'GET /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}/listMapped',
+      'GET /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}/logs/{try_number}',
+      'GET /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}/tries',
+      'GET /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}/tries/{task_try_number}',
+      'GET /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}/{map_index}',
+      'GET /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}/{map_index}/tries',
+      'GET /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}/{map_index}/tries/{task_try_number}',
+      'GET /api/v2/monitor/health',
+      'GET /api/v2/version',
+      'PATCH /api/v2/dags/{dag_id}',
+      'PATCH /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}',
+      'PATCH /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}',
+      'PATCH /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}/{map_index}',
+      'POST /api/v2/dags/{dag_id}/clearTaskInstances',
+      'POST /api/v2/dags/{dag_id}/dagRuns',
+      'POST /api/v2/dags/{dag_id}/dagRuns/list',
+      'POST /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/clear',
+      'POST /api/v2/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/list',
+      'POST /auth/token',
+      'POST /auth/token/cli'
+    ])
+  })
+})
