@@ -10,7 +10,7 @@ const REPO_ROOT = resolvePath(import.meta.dirname, '../../..')
 
 export type ProcessName = 'store' | 'engine' | 'site' | 'bootstrap' | 'orchestrator'
 
-/** Start order: what a process calls at start-up is already up. */
+/** The five processes of the stack. */
 export const PROCESS_NAMES: ProcessName[] = ['store', 'site', 'engine', 'bootstrap', 'orchestrator']
 
 const PACKAGE_OF: Record<ProcessName, string> = {
@@ -210,7 +210,8 @@ export async function startStack (options: StackOptions): Promise<Stack> {
   }
 
   try {
-    for (const name of PROCESS_NAMES) await startProcess(name)
+    // no process needs another at start-up (they find each other per request), so all start at once
+    await Promise.all(PROCESS_NAMES.map(startProcess))
   } catch (error) {
     await close()
     throw error
