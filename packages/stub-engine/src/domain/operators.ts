@@ -176,7 +176,7 @@ const OPERATORS: Record<Exclude<TaskKind, 'subdag'>, (ctx: OperatorContext) => P
     const site = ctx.effects.site
     const nodes = await targetNodes(ctx)
     ctx.log(`Provisioning ${nodes.length} node(s): ${nodes.join(', ')}`)
-    for (const [status, power] of [['Prepare', 'on'], ['Deploying', 'on'], ['Deployed', 'on']] as const) {
+    for (const [status, power] of [['Allocated', 'on'], ['Deploying', 'on'], ['Deployed', 'on']] as const) {
       for (const node of nodes) {
         if (!await site.setNodeState(node, { status_name: status, power_state: power }, callContext(ctx.conf))) {
           throw new TaskFailure(`Node ${node} is not known to the site`)

@@ -31,7 +31,7 @@ describe('deploy_site side effects', () => {
     expect((await engine.waitRun('deploy_site', 'ACT')).state).toBe('success')
 
     for (const node of ['n1', 'n2']) {
-      expect(targets.history.get(node)).toEqual(['Ready', 'Prepare', 'Deploying', 'Deployed'])
+      expect(targets.history.get(node)).toEqual(['Ready', 'Allocated', 'Deploying', 'Deployed'])
       expect(targets.nodes.get(node)!.power_state).toBe('on')
     }
     const validate = targets.calls.find((c) => c.path === '/bootstrap/validatedesign')!
@@ -96,7 +96,7 @@ describe('targeted workflows', () => {
     const engine = await engineWith(targets)
     await engine.trigger('redeploy_server', 'ACT', conf(targets, { name: 'redeploy_server', parameters: { target_nodes: ['n2'] } }))
     expect((await engine.waitRun('redeploy_server', 'ACT')).state).toBe('success')
-    expect(targets.history.get('n2')).toEqual(['Ready', 'Ready', 'Prepare', 'Deploying', 'Deployed'])
+    expect(targets.history.get('n2')).toEqual(['Ready', 'Ready', 'Allocated', 'Deploying', 'Deployed'])
     const powerOff = targets.calls.find((c) => c.method === 'PUT' && c.path === '/site/_stub/nodes/n2/state')
     expect(powerOff?.body).toEqual({ status_name: 'Ready', power_state: 'off' })
     expect(targets.history.get('n1')).toEqual(['Ready'])
