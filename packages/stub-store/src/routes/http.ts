@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { StoreError } from '../errors.ts'
 import type { Access } from '../domain/store.ts'
 import type { Query } from '../domain/filters.ts'
-import { emitYaml, emitYamlStream, parseYamlStream, YamlSyntaxError, type ParsedDocument } from '../yaml/codec.ts'
+import { emitYamlBuffer, parseYamlStream, YamlSyntaxError, type ParsedDocument } from '../yaml/codec.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,12 +16,12 @@ export const YAML_TYPE = 'application/x-yaml'
 
 /** A mapping as one YAML document. */
 export function sendYaml (reply: FastifyReply, status: number, value: unknown): FastifyReply {
-  return reply.code(status).type(YAML_TYPE).send(emitYaml(value))
+  return reply.code(status).type(YAML_TYPE).send(emitYamlBuffer([value], false))
 }
 
 /** A list as a YAML stream; an empty list is an empty body. */
 export function sendYamlList (reply: FastifyReply, status: number, values: unknown[]): FastifyReply {
-  return reply.code(status).type(YAML_TYPE).send(emitYamlStream(values))
+  return reply.code(status).type(YAML_TYPE).send(emitYamlBuffer(values, true))
 }
 
 export function sendNoContent (reply: FastifyReply): FastifyReply {

@@ -73,10 +73,24 @@ function doubleQuoted (s: string): string {
   return JSON.stringify(s).replace(UNSAFE_IN_DOUBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
-function quoteString (s: string): string {
+function quoteUncached (s: string): string {
   if (s.length > 0 && s.length <= 512 && PLAIN.test(s) && !RESERVED_WORD.test(s)) return s
   if (SINGLE_QUOTABLE.test(s)) return `'${s.replace(/'/g, "''")}'`
   return doubleQuoted(s)
+}
+
+// keys and short values repeat across thousands of documents (schema names, layers, policies)
+const quoted = new Map<string, string>()
+
+function quoteString (s: string): string {
+  if (s.length > 64) return quoteUncached(s)
+  let q = quoted.get(s)
+  if (q === undefined) {
+    q = quoteUncached(s)
+    if (quoted.size >= 50_000) quoted.clear()
+    quoted.set(s, q)
+  }
+  return q
 }
 
 /** A literal block (`|`) keeps certificates and scripts readable; only when it round-trips exactly. */
@@ -121,88 +135,144 @@ function formatDate (d: Date): string {
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso
 }
 
-/** Scalar text, or undefined when the value needs block structure. */
-function scalar (value: unknown, indent: string): string | undefined {
+const INDENTS: string[] = ['']
+function indentOf (depth: number): string {
+  let s = INDENTS[depth]
+  if (s === undefined) {
+    s = '  '.repeat(depth)
+    INDENTS[depth] = s
+  }
+  return s
+}
+
+/** Scalar text, or undefined when the value needs block structure; `depth` places literal block lines. */
+function scalar (value: unknown, depth: number): string | undefined {
+  if (typeof value === 'string') {
+    if (value.includes('\n')) return literalBlock(value, indentOf(depth)) ?? quoteString(value)
+    return quoteString(value)
+  }
   if (value === null || value === undefined) return 'null'
   switch (typeof value) {
-    case 'string': return literalBlock(value, indent) ?? quoteString(value)
     case 'number': return formatNumber(value)
     case 'boolean': return value ? 'true' : 'false'
     case 'bigint': return value.toString()
     case 'object':
+      if (Array.isArray(value)) return value.length === 0 ? '[]' : undefined
       if (value instanceof Date) return formatDate(value)
       if (value instanceof Uint8Array) return `!!binary ${Buffer.from(value).toString('base64')}`
-      if (Array.isArray(value)) return value.length === 0 ? '[]' : undefined
       return isEmptyMapping(value) ? '{}' : undefined
     default: return doubleQuoted(String(value))
   }
 }
 
-function keyText (key: string): string {
-  // YAML limits implicit keys to 1024 characters; longer ones take the explicit `? ` form
-  return key.length > 1000 ? '' : quoteString(key)
-}
+// YAML limits implicit keys to 1024 characters; longer ones take the explicit `? ` form
+const LONG_KEY = 1000
 
-class Emitter {
-  out = ''
+/** Writes block-style YAML straight into a growing UTF-8 buffer (no multi-megabyte string is ever built). */
+class Writer {
+  private buf = Buffer.allocUnsafe(64 * 1024)
+  private pos = 0
 
-  mapping (obj: Record<string, unknown>, indent: string, inline: boolean): void {
+  private w (s: string): void {
+    const n = s.length
+    if (this.buf.length - this.pos < n * 3) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n * 3))
+      this.buf.copy(bigger, 0, 0, this.pos)
+      this.buf = bigger
+    }
+    if (n < 48) {
+      // short ASCII tokens (most of them) are copied here, saving a native call each
+      const buf = this.buf
+      let pos = this.pos
+      let i = 0
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i)
+        if (c > 0x7f) break
+        buf[pos++] = c
+      }
+      if (i === n) {
+        this.pos = pos
+        return
+      }
+    }
+    this.pos += this.buf.write(s, this.pos, 'utf8')
+  }
+
+  mapping (obj: Record<string, unknown>, depth: number, inline: boolean): void {
+    const indent = indentOf(depth)
     let first = true
     for (const key in obj) {
-      const prefix = first && inline ? '' : indent
+      if (!first || !inline) this.w(indent)
       first = false
+      if (key.length > LONG_KEY) this.w(`? ${doubleQuoted(key)}\n${indent}`)
+      else this.w(quoteString(key))
       const value = obj[key]
-      const k = keyText(key)
-      if (k === '') {
-        this.out += `${prefix}? ${doubleQuoted(key)}\n${indent}:`
-      } else {
-        this.out += `${prefix}${k}:`
-      }
-      const s = scalar(value, indent + '  ')
+      const s = scalar(value, depth + 1)
       if (s !== undefined) {
-        this.out += ` ${s}\n`
+        this.w(': ')
+        this.w(s)
+        this.w('\n')
       } else if (Array.isArray(value)) {
-        this.out += '\n'
-        this.sequence(value, indent, false)
+        this.w(':\n')
+        this.sequence(value, depth, false)
       } else {
-        this.out += '\n'
-        this.mapping(value as Record<string, unknown>, indent + '  ', false)
+        this.w(':\n')
+        this.mapping(value as Record<string, unknown>, depth + 1, false)
       }
     }
   }
 
-  sequence (list: unknown[], indent: string, inline: boolean): void {
+  sequence (list: unknown[], depth: number, inline: boolean): void {
+    const indent = indentOf(depth)
     for (let i = 0; i < list.length; i++) {
       const item = list[i]
-      this.out += (i === 0 && inline ? '' : indent) + '- '
-      const s = scalar(item, indent + '  ')
-      if (s !== undefined) this.out += `${s}\n`
-      else if (Array.isArray(item)) this.sequence(item, indent + '  ', true)
-      else this.mapping(item as Record<string, unknown>, indent + '  ', true)
+      if (i > 0 || !inline) this.w(indent)
+      this.w('- ')
+      const s = scalar(item, depth + 1)
+      if (s !== undefined) {
+        this.w(s)
+        this.w('\n')
+      } else if (Array.isArray(item)) {
+        this.sequence(item, depth + 1, true)
+      } else {
+        this.mapping(item as Record<string, unknown>, depth + 1, true)
+      }
     }
   }
 
   node (value: unknown): void {
-    const s = scalar(value, '  ')
-    if (s !== undefined) this.out += `${s}\n`
-    else if (Array.isArray(value)) this.sequence(value, '', false)
-    else this.mapping(value as Record<string, unknown>, '', false)
+    const s = scalar(value, 1)
+    if (s !== undefined) {
+      this.w(s)
+      this.w('\n')
+    } else if (Array.isArray(value)) {
+      this.sequence(value, 0, false)
+    } else {
+      this.mapping(value as Record<string, unknown>, 0, false)
+    }
   }
+
+  separator (): void { this.w('---\n') }
+
+  bytes (): Buffer { return this.buf.subarray(0, this.pos) }
 }
 
 /** One YAML document (a mapping response, an error body). */
 export function emitYaml (value: unknown): string {
-  const e = new Emitter()
-  e.node(value)
-  return e.out
+  return emitYamlBuffer([value], false).toString('utf8')
 }
 
 /** A YAML stream of documents separated by `---` (a list response); an empty list is an empty body. */
 export function emitYamlStream (values: unknown[]): string {
-  const e = new Emitter()
+  return emitYamlBuffer(values, true).toString('utf8')
+}
+
+/** The UTF-8 bytes of one document (`stream` false) or of a stream; what the routes send. */
+export function emitYamlBuffer (values: unknown[], stream: boolean): Buffer {
+  const w = new Writer()
   for (let i = 0; i < values.length; i++) {
-    if (i > 0) e.out += '---\n'
-    e.node(values[i])
+    if (stream && i > 0) w.separator()
+    w.node(values[i])
   }
-  return e.out
+  return w.bytes()
 }
