@@ -62,7 +62,8 @@ export function parseYamlStream (text: string): ParsedDocument[] {
 }
 
 // YAML 1.1 resolves these bare words to booleans or null; they must be quoted to stay strings
-const RESERVED_WORD = /^(?:y|n|yes|no|on|off|true|false|null|~)$/i
+// (and `e5`-like words, which the yaml package's 1.1 schema reads as NaN)
+const RESERVED_WORD = /^(?:y|n|yes|no|on|off|true|false|null|~|e[-+]?[0-9]+)$/i
 const PLAIN = /^[A-Za-z_][A-Za-z0-9_\-./]*(?: [A-Za-z0-9_\-./]+)*$/
 const SINGLE_QUOTABLE = /^[\x20-\x7e]*$/
 // characters YAML either forbids raw or reads as line breaks (NEL, LS, PS), plus the BOM
