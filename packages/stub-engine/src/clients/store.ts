@@ -9,7 +9,8 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
   return {
     async health (ctx: CallContext) { await http.expectOk('GET', '/health', { ctx }) },
     async validations (revision: number, ctx: CallContext) {
-      const body = await http.getJson<{ results?: Array<{ name?: string, status?: string }> }>(`/revisions/${revision}/validations`, { ctx })
+      // Deckhand answers YAML (spec/store.md §2)
+      const body = await http.getYaml<{ results?: Array<{ name?: string, status?: string }> } | null>(`/revisions/${revision}/validations`, { ctx, headers: { accept: 'application/x-yaml' } }) ?? {}
       return (body.results ?? []).map((r) => ({ name: String(r.name ?? ''), status: String(r.status ?? '') }))
     },
     async renderedDocuments (revision: number, ctx: CallContext) {

@@ -1,0 +1,78 @@
+// The document store (Deckhand v1.0, spec/store.md §1): the only file that knows its paths and shapes.
+import type { Dispatcher } from 'undici'
+import { createHttpClient, DownstreamError, type CallContext, type ServiceTokenSource } from '@slipway/common'
+
+export interface Revision { id: number, tags: string[], buckets?: string[], createdAt?: string }
+export type DiffStatus = 'created' | 'deleted' | 'modified' | 'unmodified'
+
+/** A store answer of 4xx that the caller maps to its own error (e.g. 400 invalid documents, 409 conflicts). */
+export class StoreRejection extends Error {
+  readonly statusCode: number
+  readonly body: string
+  constructor (statusCode: number, body: string) {
+    super(`store answered ${statusCode}`)
+    this.name = 'StoreRejection'
+    this.statusCode = statusCode
+    this.body = body
+  }
+}
+
+export function createStoreClient (options: { baseUrl: string, timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher }) {
+  const http = createHttpClient({ component: 'store', ...options })
+  const yamlHeaders = { accept: 'application/x-yaml' }
+
+  async function yamlOf<T> (path: string, ctx: CallContext, query?: Record<string, string>): Promise<T> {
+    return await http.getYaml<T>(path, { ctx, query, headers: yamlHeaders })
+  }
+
+  return {
+    baseUrl: options.baseUrl,
+    async revisions (ctx: CallContext): Promise<Revision[]> {
+      const body = await yamlOf<{ results?: Array<{ id: number, tags?: unknown, buckets?: string[], createdAt?: string }> }>('/revisions', ctx)
+      return (body.results ?? []).map((r) => ({
+        id: Number(r.id),
+        tags: Array.isArray(r.tags) ? r.tags.map(String) : Object.keys((r.tags ?? {}) as object),
+        buckets: r.buckets,
+        createdAt: r.createdAt
+      }))
+    },
+    async diff (from: number, to: number, ctx: CallContext): Promise<Record<string, DiffStatus>> {
+      return (await yamlOf<Record<string, DiffStatus> | null>(`/revisions/${from}/diff/${to}`, ctx)) ?? {}
+    },
+    /** PUT a collection; answers the store's 4xx as StoreRejection. */
+    async putCollection (collection: string, yamlText: string, ctx: CallContext): Promise<void> {
+      const response = await http.request('PUT', `/buckets/${encodeURIComponent(collection)}/documents`, {
+        ctx, body: yamlText, headers: { 'content-type': 'application/x-yaml', ...yamlHeaders }
+      })
+      if (response.statusCode >= 400) throw new StoreRejection(response.statusCode, response.text)
+    },
+    async tag (revisionId: number, tag: string, ctx: CallContext): Promise<void> {
+      await http.expectOk('POST', `/revisions/${revisionId}/tags/${encodeURIComponent(tag)}`, { ctx })
+    },
+    async rollback (revisionId: number, ctx: CallContext): Promise<void> {
+      await http.expectOk('POST', `/rollback/${revisionId}`, { ctx })
+    },
+    /** Raw documents of a revision (YAML text), of one collection when given. */
+    async documents (revisionId: number, options: { collection?: string, cleartext: boolean }, ctx: CallContext): Promise<string> {
+      const query: Record<string, string> = { 'cleartext-secrets': String(options.cleartext) }
+      if (options.collection !== undefined) query['status.bucket'] = options.collection
+      return (await http.expectOk('GET', `/revisions/${revisionId}/documents`, { ctx, query, headers: yamlHeaders })).text
+    },
+    /** Rendered documents; a render failure answers the store's status and body instead of throwing. */
+    async rendered (revisionId: number, cleartext: boolean, ctx: CallContext): Promise<{ ok: true, text: string } | { ok: false, status: number, text: string }> {
+      const response = await http.request('GET', `/revisions/${revisionId}/rendered-documents`, {
+        ctx, query: { 'cleartext-secrets': String(cleartext) }, headers: yamlHeaders
+      })
+      if (response.statusCode === 200) return { ok: true, text: response.text }
+      if (response.statusCode >= 400) return { ok: false, status: response.statusCode, text: response.text }
+      throw new DownstreamError('store', `rendered-documents answered ${response.statusCode}`)
+    },
+    async validationsDetail (revisionId: number, ctx: CallContext): Promise<Array<{ name?: string, status?: string, errors?: Array<Record<string, unknown>> }>> {
+      const body = await yamlOf<{ results?: Array<{ name?: string, status?: string, errors?: Array<Record<string, unknown>> }> }>(`/revisions/${revisionId}/validations/detail`, ctx)
+      return body.results ?? []
+    },
+    parseYaml: <T>(text: string, what: string): T => http.parseYaml<T>({ statusCode: 200, headers: {}, text }, what)
+  }
+}
+
+export type StoreClient = ReturnType<typeof createStoreClient>

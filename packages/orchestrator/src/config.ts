@@ -1,0 +1,32 @@
+// The orchestrator's configuration: environment variables validated by one schema (STYLE.md §6).
+import { Type, type Static } from 'typebox'
+import { AuthConfigProperties, readConfig } from '@slipway/common'
+
+export const ConfigSchema = Type.Object({
+  HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
+  PORT: Type.Integer({ default: 9000, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
+  LOG_LEVEL: Type.String({ default: 'info', description: 'pino log level' }),
+  BODY_LIMIT_BYTES: Type.Integer({ default: 16_777_216, minimum: 1, description: 'Largest request body accepted (configdocs YAML)' }),
+  ORCHESTRATOR_DATA_DIR: Type.String({ default: 'data/orchestrator', description: 'Folder of the embedded SQLite database (`:memory:` keeps it in memory)' }),
+  DATABASE_URL: Type.String({ default: '', description: 'postgres://… to use PostgreSQL instead of the embedded SQLite' }),
+  STORE_URL: Type.String({ default: 'http://127.0.0.1:9100/api/v1.0', description: 'Deckhand API base URL' }),
+  STORE_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 1, description: 'Timeout of each store call' }),
+  VALIDATORS: Type.String({ default: 'Promenade=http://127.0.0.1:9001/api/v1.0/validatedesign', description: 'Validating components called at commit: comma-separated Name=URL of their /validatedesign' }),
+  VALIDATOR_TIMEOUT_MS: Type.Integer({ default: 60_000, minimum: 1, description: 'Timeout of each validator call' }),
+  COMMIT_LOCK_LEASE_S: Type.Integer({ default: 300, minimum: 1, description: 'Lease of the configdocs lock; an expired lease is taken over' }),
+  ENGINE_URL: Type.String({ default: 'http://127.0.0.1:9200', description: 'Airflow 3 API server (REST API v2 and /auth/token)' }),
+  ENGINE_USERNAME: Type.String({ default: '', description: 'Airflow user for POST /auth/token; empty: credential-less GET /auth/token' }),
+  ENGINE_PASSWORD: Type.String({ default: '', description: 'Password of ENGINE_USERNAME' }),
+  ENGINE_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 1, description: 'Timeout of each engine call' }),
+  PROVISIONER_URL: Type.String({ default: 'http://127.0.0.1:9300/api/v1.0', description: 'Drydock API base URL (node inventory for site statuses)' }),
+  PROVISIONER_TIMEOUT_MS: Type.Integer({ default: 20_000, minimum: 1, description: 'Timeout of each provisioner call' }),
+  NOTES_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1, description: 'Timeout of a note URL fetch' }),
+  NOTES_MAX_BYTES: Type.Integer({ default: 1_048_576, minimum: 1, description: 'Largest note detail returned' }),
+  TAG_POLL_INTERVAL_MS: Type.Integer({ default: 5000, minimum: 50, description: 'How often finished site actions are looked for to tag their revision' }),
+  SITE_STATUS_LEGACY_KEYS: Type.Boolean({ default: false, description: 'Answer site statuses with Shipyard\'s underscore keys instead of the seed\'s' }),
+  ...AuthConfigProperties
+})
+
+export type Config = Static<typeof ConfigSchema>
+
+export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => readConfig(ConfigSchema, env)

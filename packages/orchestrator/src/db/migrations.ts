@@ -1,0 +1,61 @@
+// Schema versions of the orchestrator's database, applied in order at start-up (SQLite and PostgreSQL text).
+export interface Migration { version: number, sqlite: string, postgres: string }
+
+const TABLES = (json: string, bool: string, ts: string): string => `
+CREATE TABLE actions (
+  id VARCHAR(26) PRIMARY KEY,
+  name VARCHAR(50) NOT NULL,
+  parameters ${json} NOT NULL,
+  dag_id TEXT NOT NULL,
+  dag_execution_date TEXT,
+  "user" TEXT NOT NULL,
+  datetime ${ts} NOT NULL,
+  context_marker VARCHAR(36) NOT NULL,
+  committed_rev_id INTEGER,
+  allow_intermediate_commits ${bool} NOT NULL,
+  validation_failed ${bool} NOT NULL,
+  tags_done ${bool} NOT NULL
+);
+CREATE INDEX actions_tags_pending ON actions (tags_done, validation_failed);
+CREATE TABLE action_command_audit (
+  id VARCHAR(26) PRIMARY KEY,
+  action_id VARCHAR(26) NOT NULL,
+  command TEXT NOT NULL,
+  "user" TEXT NOT NULL,
+  datetime ${ts} NOT NULL
+);
+CREATE INDEX audit_action ON action_command_audit (action_id);
+CREATE TABLE preflight_validation_failures (
+  id VARCHAR(26) PRIMARY KEY,
+  action_id VARCHAR(26) NOT NULL,
+  validation_name TEXT,
+  details TEXT
+);
+CREATE INDEX failures_action ON preflight_validation_failures (action_id);
+CREATE TABLE api_locks (
+  id VARCHAR(26) PRIMARY KEY,
+  lock_type VARCHAR(20) NOT NULL,
+  "user" VARCHAR(64) NOT NULL,
+  reference_id VARCHAR(36) NOT NULL,
+  acquired_at ${ts} NOT NULL,
+  expires_at ${ts} NOT NULL,
+  released ${bool} NOT NULL
+);
+CREATE INDEX locks_live ON api_locks (lock_type, released, expires_at);
+CREATE TABLE notes (
+  note_id VARCHAR(26) PRIMARY KEY,
+  assoc_id VARCHAR(128) NOT NULL,
+  subject VARCHAR(128) NOT NULL,
+  sub_type VARCHAR(128) NOT NULL,
+  note_val TEXT NOT NULL,
+  verbosity INTEGER NOT NULL CHECK (verbosity BETWEEN 1 AND 5),
+  link_url TEXT,
+  is_auth_link ${bool} NOT NULL,
+  note_timestamp ${ts} NOT NULL
+);
+CREATE INDEX notes_assoc ON notes (assoc_id);
+`
+
+export const MIGRATIONS: Migration[] = [
+  { version: 1, sqlite: TABLES('TEXT', 'INTEGER', 'TEXT'), postgres: TABLES('TEXT', 'INTEGER', 'TEXT') }
+]

@@ -1,0 +1,140 @@
+// PostgreSQL (DATABASE_URL) through `pg`, the same tables and semantics as the embedded SQLite.
+import pg from 'pg'
+import type { ActionRecord, LockRecord, NoteRecord, Repositories } from './repositories.ts'
+import { MIGRATIONS } from './migrations.ts'
+
+type Row = Record<string, unknown>
+
+function toAction (row: Row): ActionRecord {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    parameters: JSON.parse(String(row.parameters)) as Record<string, unknown>,
+    dag_id: String(row.dag_id),
+    dag_execution_date: row.dag_execution_date === null ? null : String(row.dag_execution_date),
+    user: String(row.user),
+    datetime: String(row.datetime),
+    context_marker: String(row.context_marker),
+    committed_rev_id: row.committed_rev_id === null ? null : Number(row.committed_rev_id),
+    allow_intermediate_commits: Number(row.allow_intermediate_commits) === 1,
+    validation_failed: Number(row.validation_failed) === 1,
+    tags_done: Number(row.tags_done) === 1
+  }
+}
+
+function toNote (row: Row): NoteRecord {
+  return {
+    note_id: String(row.note_id),
+    assoc_id: String(row.assoc_id),
+    subject: String(row.subject),
+    sub_type: String(row.sub_type),
+    note_val: String(row.note_val),
+    verbosity: Number(row.verbosity),
+    link_url: row.link_url === null ? null : String(row.link_url),
+    is_auth_link: Number(row.is_auth_link) === 1,
+    note_timestamp: String(row.note_timestamp)
+  }
+}
+
+function toLock (row: Row): LockRecord {
+  return {
+    id: String(row.id),
+    lock_type: String(row.lock_type),
+    user: String(row.user),
+    reference_id: String(row.reference_id),
+    acquired_at: String(row.acquired_at),
+    expires_at: String(row.expires_at),
+    released: Number(row.released) === 1
+  }
+}
+
+/** Connects, migrates (one advisory lock so two instances do not race), and answers the repositories. */
+export async function openPostgres (url: string, options: { schema?: string } = {}): Promise<Repositories> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }) })
+  const client = await pool.connect()
+  try {
+    await client.query('SELECT pg_advisory_lock(7414001)')
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)')
+    const applied = new Set((await client.query('SELECT version FROM schema_migrations')).rows.map((r: Row) => Number(r.version)))
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue
+      await client.query('BEGIN')
+      try {
+        await client.query(migration.postgres)
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version])
+        await client.query('COMMIT')
+      } catch (error) {
+        await client.query('ROLLBACK')
+        throw error
+      }
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(7414001)').catch(() => {})
+    client.release()
+  }
+  const q = async (text: string, values: unknown[] = []): Promise<Row[]> => (await pool.query(text, values)).rows as Row[]
+
+  return {
+    actions: {
+      async insert (a) {
+        await q(`INSERT INTO actions (id, name, parameters, dag_id, dag_execution_date, "user", datetime, context_marker, committed_rev_id,
+          allow_intermediate_commits, validation_failed, tags_done) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime, a.context_marker, a.committed_rev_id,
+          a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0])
+      },
+      async get (id) { const row = (await q('SELECT * FROM actions WHERE id = $1', [id]))[0]; return row === undefined ? undefined : toAction(row) },
+      list: async () => (await q('SELECT * FROM actions ORDER BY id')).map(toAction),
+      listTagsPending: async () => (await q('SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 ORDER BY id')).map(toAction),
+      async markTagsDone (id) { await q('UPDATE actions SET tags_done = 1 WHERE id = $1', [id]) }
+    },
+    audit: {
+      async insert (r) { await q('INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES ($1, $2, $3, $4, $5)', [r.id, r.action_id, r.command, r.user, r.datetime]) },
+      listFor: async (actionId) => (await q('SELECT id, action_id, command, "user", datetime FROM action_command_audit WHERE action_id = $1 ORDER BY datetime, id', [actionId])).map((r) => ({
+        id: String(r.id), action_id: String(r.action_id), command: String(r.command), user: String(r.user), datetime: String(r.datetime)
+      }))
+    },
+    validationFailures: {
+      async insert (r) { await q('INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES ($1, $2, $3, $4)', [r.id, r.action_id, r.validation_name, r.details]) },
+      listFor: async (actionId) => (await q('SELECT * FROM preflight_validation_failures WHERE action_id = $1 ORDER BY id', [actionId])).map((r) => ({
+        id: String(r.id), action_id: String(r.action_id), validation_name: String(r.validation_name), details: String(r.details)
+      }))
+    },
+    notes: {
+      async insert (n) {
+        await q(`INSERT INTO notes (note_id, assoc_id, subject, sub_type, note_val, verbosity, link_url, is_auth_link, note_timestamp)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [n.note_id, n.assoc_id, n.subject, n.sub_type, n.note_val, n.verbosity, n.link_url, n.is_auth_link ? 1 : 0, n.note_timestamp])
+      },
+      async get (noteId) { const row = (await q('SELECT * FROM notes WHERE note_id = $1', [noteId]))[0]; return row === undefined ? undefined : toNote(row) },
+      async find ({ exact = [], prefix, maxVerbosity }) {
+        if (maxVerbosity < 1 || (exact.length === 0 && prefix === undefined)) return []
+        const rows = await q(`SELECT * FROM notes WHERE (assoc_id = ANY($1::text[]) OR ($2::text IS NOT NULL AND left(assoc_id, length($2::text)) = $2::text))
+          AND verbosity <= $3 ORDER BY note_timestamp, note_id`, [exact, prefix ?? null, maxVerbosity])
+        return rows.map(toNote)
+      }
+    },
+    locks: {
+      async acquire ({ id, lock_type: lockType, user, reference_id: referenceId, leaseS, now }) {
+        const client = await pool.connect()
+        try {
+          await client.query('BEGIN')
+          // serialise acquirers of this lock type for the length of the transaction
+          await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockType])
+          const live = await client.query('SELECT id FROM api_locks WHERE lock_type = $1 AND released = 0 AND expires_at > $2 LIMIT 1', [lockType, now.toISOString()])
+          if (live.rows.length > 0) { await client.query('COMMIT'); return undefined }
+          await client.query('INSERT INTO api_locks (id, lock_type, "user", reference_id, acquired_at, expires_at, released) VALUES ($1, $2, $3, $4, $5, $6, 0)',
+            [id, lockType, user, referenceId, now.toISOString(), new Date(now.getTime() + leaseS * 1000).toISOString()])
+          await client.query('COMMIT')
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {})
+          throw error
+        } finally {
+          client.release()
+        }
+        return toLock((await q('SELECT * FROM api_locks WHERE id = $1', [id]))[0] as Row)
+      },
+      async release (id) { await q('UPDATE api_locks SET released = 1 WHERE id = $1', [id]) },
+      async get (id) { const row = (await q('SELECT * FROM api_locks WHERE id = $1', [id]))[0]; return row === undefined ? undefined : toLock(row) }
+    },
+    async close () { await pool.end() }
+  }
+}

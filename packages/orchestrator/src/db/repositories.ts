@@ -1,0 +1,73 @@
+// The orchestrator's tables (spec/orchestrator.md §9) behind one asynchronous interface, so that the embedded
+// SQLite and PostgreSQL implementations are interchangeable.
+
+export interface ActionRecord {
+  id: string
+  name: string
+  parameters: Record<string, unknown>
+  dag_id: string
+  dag_execution_date: string | null
+  user: string
+  /** ISO timestamp of the invocation. */
+  datetime: string
+  context_marker: string
+  committed_rev_id: number | null
+  allow_intermediate_commits: boolean
+  /** True when a pre-run validation stopped the action before its workflow started. */
+  validation_failed: boolean
+  /** True once the action's final state was turned into site-action tags (or needs none). */
+  tags_done: boolean
+}
+
+export interface AuditRecord { id: string, action_id: string, command: string, user: string, datetime: string }
+
+export interface ValidationFailureRecord { id: string, action_id: string, validation_name: string, details: string }
+
+export interface NoteRecord {
+  note_id: string
+  assoc_id: string
+  subject: string
+  sub_type: string
+  note_val: string
+  verbosity: number
+  link_url: string | null
+  is_auth_link: boolean
+  note_timestamp: string
+}
+
+export interface LockRecord { id: string, lock_type: string, user: string, reference_id: string, acquired_at: string, expires_at: string, released: boolean }
+
+export interface Repositories {
+  actions: {
+    insert: (action: ActionRecord) => Promise<void>
+    get: (id: string) => Promise<ActionRecord | undefined>
+    list: () => Promise<ActionRecord[]>
+    /** Actions whose workflow started and whose tags are not settled yet. */
+    listTagsPending: () => Promise<ActionRecord[]>
+    markTagsDone: (id: string) => Promise<void>
+  }
+  audit: {
+    insert: (record: AuditRecord) => Promise<void>
+    listFor: (actionId: string) => Promise<AuditRecord[]>
+  }
+  validationFailures: {
+    insert: (record: ValidationFailureRecord) => Promise<void>
+    listFor: (actionId: string) => Promise<ValidationFailureRecord[]>
+  }
+  notes: {
+    insert: (note: NoteRecord) => Promise<void>
+    get: (noteId: string) => Promise<NoteRecord | undefined>
+    /** Notes whose assoc_id equals one of `exact` or starts with `prefix`, with verbosity ≤ max, oldest first. */
+    find: (query: { exact?: string[], prefix?: string, maxVerbosity: number }) => Promise<NoteRecord[]>
+  }
+  locks: {
+    /**
+     * Takes the lock of `lockType` unless a live (unreleased, unexpired) one exists; one atomic step.
+     * Answers the lock taken, or undefined when another holder has it.
+     */
+    acquire: (lock: { id: string, lock_type: string, user: string, reference_id: string, leaseS: number, now: Date }) => Promise<LockRecord | undefined>
+    release: (id: string) => Promise<void>
+    get: (id: string) => Promise<LockRecord | undefined>
+  }
+  close: () => Promise<void>
+}

@@ -1,0 +1,163 @@
+// The embedded database: node:sqlite in ORCHESTRATOR_DATA_DIR (or in memory), migrated at start-up.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import type { ActionRecord, AuditRecord, LockRecord, NoteRecord, Repositories, ValidationFailureRecord } from './repositories.ts'
+import { MIGRATIONS } from './migrations.ts'
+
+type Row = Record<string, unknown>
+
+function toAction (row: Row): ActionRecord {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    parameters: JSON.parse(String(row.parameters)) as Record<string, unknown>,
+    dag_id: String(row.dag_id),
+    dag_execution_date: row.dag_execution_date === null ? null : String(row.dag_execution_date),
+    user: String(row.user),
+    datetime: String(row.datetime),
+    context_marker: String(row.context_marker),
+    committed_rev_id: row.committed_rev_id === null ? null : Number(row.committed_rev_id),
+    allow_intermediate_commits: Number(row.allow_intermediate_commits) === 1,
+    validation_failed: Number(row.validation_failed) === 1,
+    tags_done: Number(row.tags_done) === 1
+  }
+}
+
+function toNote (row: Row): NoteRecord {
+  return {
+    note_id: String(row.note_id),
+    assoc_id: String(row.assoc_id),
+    subject: String(row.subject),
+    sub_type: String(row.sub_type),
+    note_val: String(row.note_val),
+    verbosity: Number(row.verbosity),
+    link_url: row.link_url === null ? null : String(row.link_url),
+    is_auth_link: Number(row.is_auth_link) === 1,
+    note_timestamp: String(row.note_timestamp)
+  }
+}
+
+function toLock (row: Row): LockRecord {
+  return {
+    id: String(row.id),
+    lock_type: String(row.lock_type),
+    user: String(row.user),
+    reference_id: String(row.reference_id),
+    acquired_at: String(row.acquired_at),
+    expires_at: String(row.expires_at),
+    released: Number(row.released) === 1
+  }
+}
+
+/** Opens (and migrates) the database in `dataDir`, or in memory for `:memory:`. */
+export function openSqlite (dataDir: string): Repositories {
+  let path = ':memory:'
+  if (dataDir !== ':memory:') {
+    mkdirSync(dataDir, { recursive: true })
+    path = join(dataDir, 'orchestrator.sqlite')
+  }
+  const db = new DatabaseSync(path)
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;')
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)')
+  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').all().map((r) => Number((r as Row).version)))
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue
+    db.exec('BEGIN')
+    try {
+      db.exec(migration.sqlite)
+      db.prepare('INSERT INTO schema_migrations (version) VALUES (?)').run(migration.version)
+      db.exec('COMMIT')
+    } catch (error) {
+      db.exec('ROLLBACK')
+      throw error
+    }
+  }
+
+  const stmt = {
+    insertAction: db.prepare(`INSERT INTO actions (id, name, parameters, dag_id, dag_execution_date, "user", datetime, context_marker,
+      committed_rev_id, allow_intermediate_commits, validation_failed, tags_done) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    getAction: db.prepare('SELECT * FROM actions WHERE id = ?'),
+    listActions: db.prepare('SELECT * FROM actions ORDER BY id'),
+    tagsPending: db.prepare('SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 ORDER BY id'),
+    markTags: db.prepare('UPDATE actions SET tags_done = 1 WHERE id = ?'),
+    insertAudit: db.prepare('INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES (?, ?, ?, ?, ?)'),
+    listAudit: db.prepare('SELECT * FROM action_command_audit WHERE action_id = ? ORDER BY datetime, id'),
+    insertFailure: db.prepare('INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES (?, ?, ?, ?)'),
+    listFailures: db.prepare('SELECT * FROM preflight_validation_failures WHERE action_id = ? ORDER BY id'),
+    insertNote: db.prepare(`INSERT INTO notes (note_id, assoc_id, subject, sub_type, note_val, verbosity, link_url, is_auth_link, note_timestamp)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    getNote: db.prepare('SELECT * FROM notes WHERE note_id = ?'),
+    liveLock: db.prepare('SELECT * FROM api_locks WHERE lock_type = ? AND released = 0 AND expires_at > ? ORDER BY acquired_at DESC, id DESC LIMIT 1'),
+    insertLock: db.prepare('INSERT INTO api_locks (id, lock_type, "user", reference_id, acquired_at, expires_at, released) VALUES (?, ?, ?, ?, ?, ?, 0)'),
+    releaseLock: db.prepare('UPDATE api_locks SET released = 1 WHERE id = ?'),
+    getLock: db.prepare('SELECT * FROM api_locks WHERE id = ?')
+  }
+
+  return {
+    actions: {
+      async insert (a) {
+        stmt.insertAction.run(a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime, a.context_marker,
+          a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0)
+      },
+      async get (id) {
+        const row = stmt.getAction.get(id) as Row | undefined
+        return row === undefined ? undefined : toAction(row)
+      },
+      list: async () => stmt.listActions.all().map((r) => toAction(r as Row)),
+      listTagsPending: async () => stmt.tagsPending.all().map((r) => toAction(r as Row)),
+      async markTagsDone (id) { stmt.markTags.run(id) }
+    },
+    audit: {
+      async insert (r: AuditRecord) { stmt.insertAudit.run(r.id, r.action_id, r.command, r.user, r.datetime) },
+      listFor: async (actionId) => stmt.listAudit.all(actionId) as unknown as AuditRecord[]
+    },
+    validationFailures: {
+      async insert (r: ValidationFailureRecord) { stmt.insertFailure.run(r.id, r.action_id, r.validation_name, r.details) },
+      listFor: async (actionId) => stmt.listFailures.all(actionId) as unknown as ValidationFailureRecord[]
+    },
+    notes: {
+      async insert (n) {
+        stmt.insertNote.run(n.note_id, n.assoc_id, n.subject, n.sub_type, n.note_val, n.verbosity, n.link_url, n.is_auth_link ? 1 : 0, n.note_timestamp)
+      },
+      async get (noteId) {
+        const row = stmt.getNote.get(noteId) as Row | undefined
+        return row === undefined ? undefined : toNote(row)
+      },
+      async find ({ exact = [], prefix, maxVerbosity }) {
+        if (maxVerbosity < 1 || (exact.length === 0 && prefix === undefined)) return []
+        const clauses: string[] = []
+        const params: Array<string | number> = []
+        if (exact.length > 0) { clauses.push(`assoc_id IN (${exact.map(() => '?').join(', ')})`); params.push(...exact) }
+        if (prefix !== undefined) { clauses.push('substr(assoc_id, 1, ?) = ?'); params.push(prefix.length, prefix) }
+        const rows = db.prepare(`SELECT * FROM notes WHERE (${clauses.join(' OR ')}) AND verbosity <= ? ORDER BY note_timestamp, note_id`).all(...params, maxVerbosity)
+        return rows.map((r) => toNote(r as Row))
+      }
+    },
+    locks: {
+      async acquire ({ id, lock_type: lockType, user, reference_id: referenceId, leaseS, now }) {
+        // node:sqlite is synchronous: check and insert cannot interleave with another request of this process,
+        // and BEGIN IMMEDIATE keeps another process off the table meanwhile
+        db.exec('BEGIN IMMEDIATE')
+        try {
+          const live = stmt.liveLock.get(lockType, now.toISOString()) as Row | undefined
+          if (live !== undefined) { db.exec('COMMIT'); return undefined }
+          stmt.insertLock.run(id, lockType, user, referenceId, now.toISOString(), new Date(now.getTime() + leaseS * 1000).toISOString())
+          db.exec('COMMIT')
+        } catch (error) {
+          db.exec('ROLLBACK')
+          throw error
+        }
+        return toLock(stmt.getLock.get(id) as Row)
+      },
+      async release (id) { stmt.releaseLock.run(id) },
+      async get (id) {
+        const row = stmt.getLock.get(id) as Row | undefined
+        return row === undefined ? undefined : toLock(row)
+      }
+    },
+    async close () { if (db.isOpen) db.close() }
+  }
+}
+
+export type { NoteRecord }

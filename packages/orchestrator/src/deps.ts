@@ -1,0 +1,58 @@
+// The one place the orchestrator's database, clients and domain services are wired from configuration.
+import { authenticatorFromConfig, policyFromConfig, serviceTokenFromConfig } from '@slipway/common'
+import type { Config } from './config.ts'
+import { openDatabase } from './db/open.ts'
+import { createStoreClient } from './clients/store.ts'
+import { createValidatorClient, parseValidators } from './clients/validators.ts'
+import { createEngineClient } from './clients/engine.ts'
+import { createProvisionerClient } from './clients/provisioner.ts'
+import { createApiLock } from './domain/api-lock.ts'
+import { createConfigdocs } from './domain/configdocs.ts'
+import { createActions } from './domain/actions.ts'
+import { createNotes } from './domain/notes.ts'
+import { createWorkflows } from './domain/workflows.ts'
+import { createSiteStatuses } from './domain/site-statuses.ts'
+import { POLICY_DEFAULTS } from './policy.ts'
+
+export async function createDeps (config: Config, options: { log?: (error: unknown) => void } = {}) {
+  const serviceAuth = serviceTokenFromConfig(config)
+  const repos = await openDatabase(config)
+  const store = createStoreClient({ baseUrl: config.STORE_URL, timeoutMs: config.STORE_TIMEOUT_MS, serviceAuth })
+  const validators = createValidatorClient({ targets: parseValidators(config.VALIDATORS), timeoutMs: config.VALIDATOR_TIMEOUT_MS, serviceAuth })
+  const engine = createEngineClient({ baseUrl: config.ENGINE_URL, username: config.ENGINE_USERNAME, password: config.ENGINE_PASSWORD, timeoutMs: config.ENGINE_TIMEOUT_MS })
+  const provisioner = createProvisionerClient({ baseUrl: config.PROVISIONER_URL, timeoutMs: config.PROVISIONER_TIMEOUT_MS, serviceAuth })
+  const lock = createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: options.log })
+  const configdocs = createConfigdocs({ store, validators, lock })
+  const notes = createNotes({ repos, timeoutMs: config.NOTES_TIMEOUT_MS, maxBytes: config.NOTES_MAX_BYTES, serviceAuth, log: options.log })
+  const actions = createActions({ repos, engine, store, notes, designRef: configdocs.designRef })
+  return {
+    repos,
+    authenticator: authenticatorFromConfig(config),
+    policy: policyFromConfig(config, POLICY_DEFAULTS),
+    configdocs,
+    actions,
+    notes,
+    workflows: createWorkflows({ engine }),
+    siteStatuses: createSiteStatuses({ provisioner, legacyKeys: config.SITE_STATUS_LEGACY_KEYS }),
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    logLevel: config.LOG_LEVEL
+  }
+}
+
+export type Deps = Awaited<ReturnType<typeof createDeps>>
+
+/** Settles site-action tags every `intervalMs` (spec: driven from the database, catches up after a restart). */
+export function startTagPoller (deps: Deps, intervalMs: number, log: (error: unknown) => void): { close: () => void } {
+  let running = false
+  const tick = (): void => {
+    if (running) return
+    running = true
+    deps.actions.settleTags({ contextMarker: 'tag-poller', user: 'slipway' })
+      .catch(log)
+      .finally(() => { running = false })
+  }
+  const timer = setInterval(tick, intervalMs)
+  timer.unref()
+  tick()
+  return { close: () => clearInterval(timer) }
+}

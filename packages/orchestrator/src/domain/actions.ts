@@ -1,0 +1,352 @@
+// Actions (seed 000 §2.3–2.4, §3, §4.6–4.11, §4.15; spec/orchestrator.md §3): creation with pre-run
+// validations, the entity read from the database and the engine, steps, logs and control.
+import {
+  BadRequestError, ConflictError, DownstreamError, NotFoundError, ServiceUnavailableError, newUlid,
+  type RequestContext, type ValidationMessage
+} from '@slipway/common'
+import type { Repositories, ActionRecord } from '../db/repositories.ts'
+import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
+import type { StoreClient } from '../clients/store.ts'
+import { ACTIONS, EXCLUSIVE_DAGS, lifecycleOf } from './catalog.ts'
+import { checkDeploymentConfiguration, parseDocuments } from './deployment-configuration.ts'
+import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
+import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
+import type { Notes } from './notes.ts'
+
+export interface CreateActionInput { name: string, parameters: Record<string, unknown> }
+
+class PreRunFailure extends Error {
+  readonly title: string
+  readonly details: string
+  readonly messages: ValidationMessage[]
+  constructor (title: string, details: string, messages: ValidationMessage[] = []) {
+    super(title)
+    this.title = title
+    this.details = details
+    this.messages = messages
+  }
+}
+
+const FINISHED = new Set(['success', 'failed'])
+const FAILED_TASK = new Set(['failed', 'upstream_failed'])
+
+/** `target_nodes`: a non-empty list of names, or a comma-separated string (the CLI sends strings). */
+export function targetNodesOf (value: unknown): string[] | undefined {
+  const list = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value
+  if (!Array.isArray(list) || list.length === 0 || !list.every((n) => typeof n === 'string' && n !== '')) return undefined
+  return list as string[]
+}
+
+export function createActions (deps: { repos: Repositories, engine: EngineClient, store: StoreClient, notes: Notes, designRef: (revisionId: number) => string }) {
+  const { repos, engine, store } = deps
+
+  async function runValidators (kind: (typeof ACTIONS)[string], input: CreateActionInput, allowIntermediate: boolean, v: Versions, ctx: RequestContext): Promise<void> {
+    for (const validator of kind.validators) {
+      if (validator === 'target-nodes') continue // checked before anything is stored
+      if (validator === 'committed-revision' && v.committed === undefined) {
+        throw new PreRunFailure('No committed configdocs', 'Unable to locate a committed revision in the document store; commit configuration documents first.')
+      }
+      if (validator === 'intermediate-commits' && !allowIntermediate) {
+        const committed = v.revisions.filter((r) => r.tags.includes('committed'))
+        const previous = committed.at(-2)
+        if (previous !== undefined && !previous.tags.includes(SITE_ACTION_SUCCESS) && !previous.tags.includes(SITE_ACTION_FAILURE)) {
+          throw new PreRunFailure('Intermediate commit detected', 'The committed revision has earlier commits not yet used by a site action. Rerun with allow-intermediate-commits=true if they are intended.')
+        }
+      }
+      if ((validator === 'deployment-basic' || validator === 'deployment-full') && v.committed !== undefined) {
+        const render = await store.rendered(v.committed, false, ctx)
+        const messages = render.ok
+          ? checkDeploymentConfiguration(parseDocuments(render.text), validator === 'deployment-full' ? 'full' : 'basic')
+          : [{ kind: 'ValidationMessage' as const, name: 'DocumentLookupError', error: true, message: `The committed documents could not be rendered (${render.status})`, level: 'Error', documents: [], diagnostic: null }]
+        const errors = messages.filter((m) => m.error)
+        const continueOnFail = String(input.parameters['continue-on-fail'] ?? '').toLowerCase() === 'true'
+        if (errors.length > 0 && !continueOnFail) {
+          throw new PreRunFailure('Document validation failed', errors.map((m) => m.message).join('; '), errors)
+        }
+      }
+      if (validator === 'no-site-action-running') {
+        const running = (await engine.runs({ dagIds: EXCLUSIVE_DAGS }, ctx)).filter((r) => r.state === 'queued' || r.state === 'running')
+        if (running.length > 0) {
+          throw new PreRunFailure('Another site action is in progress', `Workflow run ${running.map((r) => `${r.dag_id}/${r.dag_run_id}`).join(', ')} is ${running[0]?.state ?? 'running'}; wait for it to finish or stop it first.`)
+        }
+      }
+    }
+  }
+
+  async function create (input: CreateActionInput, allowIntermediate: boolean, ctx: RequestContext) {
+    const kind = ACTIONS[input.name]
+    if (kind === undefined) throw new BadRequestError('Unable to start action', `Unsupported Action: ${input.name}`)
+    ctx.authorize(`workflow_orchestrator:action_${input.name}`)
+    const parameters = { ...input.parameters }
+    if (kind.validators.includes('target-nodes')) {
+      const nodes = targetNodesOf(parameters.target_nodes)
+      if (nodes === undefined) throw new BadRequestError('Invalid target_nodes parameter', 'target_nodes must be a non-empty list of node names (or a comma-separated string)')
+      parameters.target_nodes = nodes
+    }
+    const id = newUlid()
+    const now = new Date()
+    const v = await readVersions(store, ctx)
+    const record: ActionRecord = {
+      id,
+      name: input.name,
+      parameters,
+      dag_id: kind.dagId,
+      dag_execution_date: null,
+      user: ctx.user ?? 'unknown',
+      datetime: now.toISOString(),
+      context_marker: ctx.contextMarker,
+      committed_rev_id: v.committed ?? null,
+      allow_intermediate_commits: allowIntermediate,
+      validation_failed: false,
+      tags_done: !kind.siteAction
+    }
+    const entity = {
+      id,
+      name: record.name,
+      parameters,
+      dag_id: record.dag_id,
+      dag_status: 'SCHEDULED' as string | null,
+      dag_execution_date: null as string | null,
+      user: record.user,
+      context_marker: record.context_marker,
+      timestamp: plainTimestamp(now),
+      committed_rev_id: record.committed_rev_id,
+      allow_intermediate_commits: allowIntermediate
+    }
+    try {
+      await runValidators(kind, input, allowIntermediate, v, ctx)
+    } catch (error) {
+      if (!(error instanceof PreRunFailure)) throw error
+      // seed 000 §3.2: the action is created, its workflow does not start, 409 with the failed validations
+      const failure = { id: newUlid(), action_id: id, validation_name: error.title, details: error.details }
+      await repos.actions.insert({ ...record, validation_failed: true, tags_done: true })
+      await repos.validationFailures.insert(failure)
+      await repos.audit.insert({ id: newUlid(), action_id: id, command: 'invoke', user: record.user, datetime: now.toISOString() })
+      await deps.notes.actionNote(id, `Configdoc revision ${String(record.committed_rev_id)}`)
+      return {
+        created: false as const,
+        body: {
+          ...entity,
+          dag_status: null,
+          action_lifecycle: 'Failed',
+          validations: [failure],
+          message: 'Unable to start action',
+          reason: error.title,
+          details: { errorCount: 1, messageList: [{ message: `${error.title}: ${error.details}`, error: true }, ...error.messages] }
+        }
+      }
+    }
+    let run: EngineRun
+    try {
+      const dag = await engine.dag(kind.dagId, ctx)
+      if (dag.is_paused) {
+        // Airflow creates DAGs paused; unpause unless a run of it was paused on purpose (an action is Paused)
+        const inProgress = (await engine.runs({ dagIds: [kind.dagId] }, ctx)).some((r) => r.state === 'queued' || r.state === 'running')
+        if (!inProgress) await engine.setPaused(kind.dagId, false, ctx)
+      }
+      run = await engine.trigger(kind.dagId, id, {
+        action: { id, name: record.name, parameters, dag_id: kind.dagId, user: record.user, context_marker: record.context_marker, committed_rev_id: record.committed_rev_id, timestamp: entity.timestamp },
+        design_ref: record.committed_rev_id === null ? null : deps.designRef(record.committed_rev_id)
+      }, ctx)
+    } catch (error) {
+      if (error instanceof DownstreamError || error instanceof NotFoundError || error instanceof ConflictError) {
+        throw new ServiceUnavailableError('Unable to complete request to Airflow', error instanceof DownstreamError ? error.reason : error.reason, { cause: error })
+      }
+      throw error
+    }
+    record.dag_execution_date = run.logical_date ?? run.run_after ?? null
+    await repos.actions.insert(record)
+    await deps.notes.actionNote(id, `Configdoc revision ${String(record.committed_rev_id)}`)
+    await repos.audit.insert({ id: newUlid(), action_id: id, command: 'invoke', user: record.user, datetime: now.toISOString() })
+    return { created: true as const, body: { ...entity, dag_execution_date: executionDate(record.dag_execution_date) } }
+  }
+
+  async function requireAction (id: string): Promise<ActionRecord> {
+    const action = await repos.actions.get(id)
+    if (action === undefined) throw new NotFoundError('Action not found', `Unknown Action: ${id}`)
+    return action
+  }
+
+  /** Tasks of the run followed, after each sub-workflow placeholder, by that sub-workflow's tasks (spec §8.2). */
+  async function stepsOf (action: ActionRecord, run: EngineRun, ctx: RequestContext): Promise<EngineTask[]> {
+    const parent = await engine.tasks(action.dag_id, run.dag_run_id, ctx)
+    const subRunId = `backfill_${executionDate(run.logical_date ?? run.run_after ?? null) ?? ''}`
+    const steps: EngineTask[] = []
+    for (const task of parent) {
+      steps.push(task)
+      if (task.operator === 'SubDagOperator') {
+        try {
+          steps.push(...await engine.tasks(`${action.dag_id}.${task.task_id}`, subRunId, ctx))
+        } catch (error) {
+          if (!(error instanceof NotFoundError)) throw error
+        }
+      }
+    }
+    return steps
+  }
+
+  function stepSummary (actionId: string, task: EngineTask, index: number) {
+    return { id: task.task_id, url: `/actions/${actionId}/steps/${task.task_id}`, index, state: task.state ?? null, notes: [] as unknown[] }
+  }
+
+  /** The entity of §3.4 from a record, its run (if any), the DAG's pause flag and the steps. */
+  function entityOf (action: ActionRecord, run: EngineRun | undefined, dagPaused: boolean, steps: EngineTask[]) {
+    return {
+      id: action.id,
+      name: action.name,
+      parameters: action.parameters,
+      dag_id: action.dag_id,
+      dag_execution_date: executionDate(action.dag_execution_date),
+      user: action.user,
+      datetime: zonedTimestamp(action.datetime),
+      context_marker: action.context_marker,
+      dag_status: run?.state ?? null,
+      action_lifecycle: action.validation_failed ? 'Failed' : lifecycleOf(run?.state, dagPaused),
+      steps: steps.map((task, i) => stepSummary(action.id, task, i + 1))
+    }
+  }
+
+  async function pausedDags (dagIds: string[], ctx: RequestContext): Promise<Set<string>> {
+    const paused = new Set<string>()
+    for (const dagId of new Set(dagIds)) {
+      try {
+        if ((await engine.dag(dagId, ctx)).is_paused) paused.add(dagId)
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error
+      }
+    }
+    return paused
+  }
+
+  /** GET /actions: the runs come from one batched engine call per page, never one per action. */
+  async function list (verbosity: number, ctx: RequestContext) {
+    const actions = await repos.actions.list()
+    if (actions.length === 0) return []
+    const started = actions.filter((a) => !a.validation_failed)
+    const dagIds = [...new Set(started.map((a) => a.dag_id))]
+    const runs = dagIds.length === 0 ? [] : await engine.runs({ dagIds }, ctx)
+    const byRunId = new Map(runs.map((r) => [r.dag_run_id, r]))
+    const paused = await pausedDags(dagIds, ctx)
+    const notes = await deps.notes.forActions(actions.map((a) => a.id), verbosity)
+    return actions.map((action) => ({
+      ...entityOf(action, byRunId.get(action.id), paused.has(action.dag_id), []),
+      notes: notes.get(action.id) ?? []
+    }))
+  }
+
+  async function get (id: string, verbosity: number, ctx: RequestContext) {
+    const action = await requireAction(id)
+    const run = action.validation_failed ? undefined : await engine.run(action.dag_id, action.id, ctx)
+    const paused = run === undefined ? false : (await engine.dag(action.dag_id, ctx)).is_paused
+    const steps = run === undefined ? [] : await stepsOf(action, run, ctx)
+    const entity = entityOf(action, run, paused, steps)
+    const stepNotes = await deps.notes.forSteps(action.id, Math.min(verbosity, 1))
+    return {
+      ...entity,
+      steps: entity.steps.map((s) => ({ ...s, notes: stepNotes.get(s.id) ?? [] })),
+      validations: await repos.validationFailures.listFor(action.id),
+      command_audit: (await repos.audit.listFor(action.id)).map((a) => ({ ...a, datetime: zonedTimestamp(a.datetime) })),
+      notes: (await deps.notes.forActions([action.id], verbosity)).get(action.id) ?? []
+    }
+  }
+
+  async function validation (actionId: string, validationId: string) {
+    await requireAction(actionId)
+    const found = (await repos.validationFailures.listFor(actionId)).find((v) => v.id === validationId)
+    if (found === undefined) throw new NotFoundError('Validation not found', `Unknown validation ${validationId}`)
+    return found
+  }
+
+  async function findStep (actionId: string, stepId: string, ctx: RequestContext) {
+    const action = await requireAction(actionId)
+    const run = action.validation_failed ? undefined : await engine.run(action.dag_id, action.id, ctx)
+    const steps = run === undefined ? [] : await stepsOf(action, run, ctx)
+    const index = steps.findIndex((s) => s.task_id === stepId)
+    if (index < 0) throw new NotFoundError('Step not found', `Unknown step ${stepId}`)
+    return { action, run: run as EngineRun, task: steps[index] as EngineTask, index: index + 1 }
+  }
+
+  async function step (actionId: string, stepId: string, verbosity: number, ctx: RequestContext) {
+    const { task, index } = await findStep(actionId, stepId, ctx)
+    return {
+      task_id: task.task_id,
+      dag_id: task.dag_id,
+      execution_date: spacedDate(task.logical_date ?? task.run_after ?? null),
+      index,
+      operator: task.operator ?? null,
+      state: task.state ?? null,
+      queued_dttm: plainTimestamp(task.queued_when ?? null),
+      start_date: plainTimestamp(task.start_date ?? null),
+      end_date: plainTimestamp(task.end_date ?? null),
+      duration: task.duration ?? null,
+      try_number: task.try_number,
+      max_tries: task.max_tries,
+      hostname: task.hostname,
+      pool: task.pool,
+      queue: task.queue ?? null,
+      priority_weight: task.priority_weight ?? null,
+      run_id: task.dag_run_id,
+      map_index: task.map_index,
+      notes: (await deps.notes.forSteps(actionId, verbosity)).get(stepId) ?? []
+    }
+  }
+
+  async function log (actionId: string, stepId: string, tryNumber: number | undefined, ctx: RequestContext): Promise<string> {
+    const { task } = await findStep(actionId, stepId, ctx)
+    const wanted = tryNumber ?? task.try_number
+    if (wanted < 1 || wanted > task.try_number) throw new NotFoundError('Step Not Found!', `Step ${stepId} has no try ${wanted} (tries: ${task.try_number})`)
+    try {
+      return await engine.log(task.dag_id, task.dag_run_id, task.task_id, wanted, ctx)
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new NotFoundError('Log retrieval error', 'Airflow endpoint returned error status code', { cause: error })
+      throw error
+    }
+  }
+
+  async function control (actionId: string, verb: string, ctx: RequestContext): Promise<void> {
+    const action = await requireAction(actionId)
+    if (!['pause', 'unpause', 'stop'].includes(verb)) throw new NotFoundError('Control not supported', `Unknown control ${verb}`)
+    const run = action.validation_failed ? undefined : await engine.run(action.dag_id, action.id, ctx)
+    const refuse = (required: string): ConflictError => new ConflictError(`Unable to ${verb} action`,
+      run === undefined ? 'dag_run does not exist' : `dag_run state must be ${required}, but is ${run.state}`)
+    if (run === undefined) throw refuse('running')
+    const paused = (await engine.dag(action.dag_id, ctx)).is_paused
+    if (verb === 'pause') {
+      if (run.state !== 'running' || paused) throw paused ? new ConflictError('Unable to pause action', 'The action is already paused') : refuse('running')
+      await engine.setPaused(action.dag_id, true, ctx)
+    } else if (verb === 'unpause') {
+      if (!(run.state === 'queued' || run.state === 'running') || !paused) throw paused ? refuse('queued or running') : new ConflictError('Unable to unpause action', 'The action is not paused')
+      await engine.setPaused(action.dag_id, false, ctx)
+    } else {
+      if (!(run.state === 'queued' || run.state === 'running')) throw refuse('running or queued')
+      await engine.setRunState(action.dag_id, action.id, 'failed', ctx)
+      if (paused) await engine.setPaused(action.dag_id, false, ctx)
+    }
+    await repos.audit.insert({ id: newUlid(), action_id: action.id, command: verb, user: ctx.user ?? 'unknown', datetime: new Date().toISOString() })
+  }
+
+  /**
+   * Site-action tags (seed 000 §2.2): once a site action's run is final, its revision gets last_site_action's tag
+   * and, on success, successful_site_action's. Idempotent; driven from the database, so it catches up after a restart.
+   */
+  async function settleTags (ctx: Pick<RequestContext, 'contextMarker' | 'user'>): Promise<number> {
+    let settled = 0
+    for (const action of await repos.actions.listTagsPending()) {
+      const run = await engine.run(action.dag_id, action.id, ctx)
+      if (run === undefined || !FINISHED.has(String(run.state))) continue
+      if (action.committed_rev_id !== null) {
+        // a run can end `success` through its all_done tail after a failed build: count failed steps too
+        const steps = await stepsOf(action, run, ctx as RequestContext)
+        const succeeded = run.state === 'success' && !steps.some((s) => FAILED_TASK.has(String(s.state)))
+        await store.tag(action.committed_rev_id, succeeded ? SITE_ACTION_SUCCESS : SITE_ACTION_FAILURE, ctx)
+      }
+      await repos.actions.markTagsDone(action.id)
+      settled++
+    }
+    return settled
+  }
+
+  return { create, list, get, validation, step, log, control, settleTags }
+}
+
+export type Actions = ReturnType<typeof createActions>

@@ -1,0 +1,197 @@
+// Staging and committing configuration documents (seed 000 §2.2, §3.2, §4.1–4.5; spec/orchestrator.md §2).
+import {
+  BadRequestError, ConflictError, DownstreamError, NotFoundError, validationStatusBody,
+  type RequestContext, type ValidationMessage, type ValidationStatusBody
+} from '@slipway/common'
+import { StoreRejection, type StoreClient } from '../clients/store.ts'
+import type { ValidatorClient } from '../clients/validators.ts'
+import type { ApiLock } from './api-lock.ts'
+import { bufferChanges, readVersions, VERSION_NAMES, type VersionName } from './versions.ts'
+import { checkDeploymentConfiguration, parseDocuments } from './deployment-configuration.ts'
+
+const RANK: Record<VersionName, number> = { successful_site_action: 0, last_site_action: 1, committed: 2, buffer: 3 }
+const BUFFER_MODES = ['append', 'replace', 'rejectoncontents'] as const
+
+export function parseVersion (value: string | undefined): VersionName {
+  const v = (value ?? 'buffer').toLowerCase()
+  if (!(VERSION_NAMES as string[]).includes(v)) {
+    throw new BadRequestError('Invalid version query parameter specified', 'version must be buffer, committed, last_site_action, successful_site_action')
+  }
+  return v as VersionName
+}
+
+/** `version=a,b`, `versions=a,b` or repeated `versions` (§2.2); `version` wins. */
+export function parseComparison (version: string | string[] | undefined, versions: string | string[] | undefined): [VersionName, VersionName] {
+  const raw = version ?? versions ?? 'committed,buffer'
+  const list = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter((v) => v !== '')
+  if (list.length !== 2) throw new BadRequestError('Incorrect number of versions for comparison', 'Exactly two versions must be given, e.g. version=committed,buffer')
+  if (list[0] === list[1]) throw new BadRequestError('Versions must be different for comparison', `Both versions are ${list[0] ?? ''}`)
+  for (const v of list) if (!(VERSION_NAMES as string[]).includes(v)) throw new BadRequestError('Invalid version detected', `${v} is not one of ${VERSION_NAMES.join(', ')}`)
+  return list.sort((a, b) => RANK[a as VersionName] - RANK[b as VersionName]) as [VersionName, VersionName]
+}
+
+function deckhandMessages (results: Array<{ name?: string, errors?: Array<Record<string, unknown>> }>): ValidationMessage[] {
+  return results.flatMap((result) => (result.errors ?? []).map((e) => ({
+    kind: 'ValidationMessage',
+    name: typeof e.name === 'string' ? e.name : result.name ?? 'deckhand-validation',
+    error: true,
+    level: 'Error',
+    message: String(e.message ?? 'Deckhand validation error'),
+    documents: [{ name: String(e.name ?? 'not specified'), schema: String(e.schema ?? 'not specified') }],
+    diagnostic: `Section: ${String(e.error_section ?? 'not specified')} at ${String(e.path ?? 'not specified')} (schema ${String(e.validation_schema ?? 'not specified')} at ${String(e.schema_path ?? 'not specified')})`,
+    source: 'Deckhand'
+  })))
+}
+
+export function createConfigdocs (deps: { store: StoreClient, validators: ValidatorClient, lock: ApiLock }) {
+  const { store } = deps
+
+  async function status (version: string | string[] | undefined, versions: string | string[] | undefined, ctx: RequestContext) {
+    const [baseName, newName] = parseComparison(version, versions)
+    const v = await readVersions(store, ctx)
+    for (const name of [baseName, newName]) {
+      if ((name === 'last_site_action' || name === 'successful_site_action') && v[name] === undefined) {
+        throw new NotFoundError('Version does not exist', `${name} version does not exist`)
+      }
+    }
+    let baseId = v[baseName] ?? 0
+    let newId = v[newName]
+    if (baseName === 'committed' && v.committed === undefined) { baseId = 0; newId = v.buffer ?? 0 }
+    newId ??= v.buffer ?? baseId
+    const diff = await store.diff(baseId, newId, ctx)
+    return Object.keys(diff).sort().map((name) => ({
+      collection_name: name,
+      base_version: baseName,
+      base_revision: baseId,
+      new_version: newName,
+      new_revision: newId,
+      base_status: diff[name] === 'created' ? 'not present' : 'present',
+      new_status: diff[name]
+    }))
+  }
+
+  async function ingest (collection: string, input: { body: string | undefined, bufferMode: string | undefined, emptyCollection: boolean, contentLength: number }, ctx: RequestContext): Promise<ValidationStatusBody> {
+    return await deps.lock.withLock(ctx, async () => {
+      if (!input.emptyCollection && (input.contentLength <= 0 || input.body === undefined || input.body === '')) {
+        throw new BadRequestError('Content-Length is a required header', 'Content Length is 0 or not specified', {
+          errorList: [{ message: 'The content length must be specified and greater than 0. Use empty-collection=true to clear a collection.' }]
+        })
+      }
+      const mode = (input.bufferMode ?? 'rejectOnContents').toLowerCase()
+      if (!(BUFFER_MODES as readonly string[]).includes(mode)) {
+        throw new BadRequestError('Invalid buffermode', `buffermode must be append, replace or rejectOnContents, got '${input.bufferMode ?? ''}'`)
+      }
+      const before = await readVersions(store, ctx)
+      const changes = await bufferChanges(store, before, ctx)
+      const bufferEmpty = Object.keys(changes).length === 0
+      const conflict = (): ConflictError => new ConflictError('Invalid collection specified for buffer', `Buffermode : ${input.bufferMode ?? 'rejectOnContents'}`, {
+        errorList: [{ message: `Buffer is either not empty or the collection ${collection} is already in the buffer. Another buffermode (append or replace) may do what you want.` }]
+      })
+      if (!bufferEmpty) {
+        if (mode === 'rejectoncontents') throw conflict()
+        if (mode === 'append' && collection in changes) throw conflict()
+        if (mode === 'replace') await store.rollback(before.committed ?? 0, ctx)
+      }
+      try {
+        await store.putCollection(collection, input.emptyCollection ? '' : input.body ?? '', ctx)
+      } catch (error) {
+        if (error instanceof StoreRejection && error.statusCode === 409) {
+          throw new ConflictError('Documents may not exist in more than one collection', error.body.slice(0, 2000))
+        }
+        if (error instanceof StoreRejection && error.statusCode < 500) {
+          throw new BadRequestError('Document(s) invalid syntax or otherwise unsuitable', error.body.slice(0, 2000))
+        }
+        throw error
+      }
+      const after = await readVersions(store, ctx)
+      const nowChanged = await bufferChanges(store, after, ctx)
+      if (!input.emptyCollection && !(collection in nowChanged)) {
+        throw new BadRequestError(`Collection ${collection} not added to Shipyard buffer`, 'Collection created no new revision', {
+          errorList: [{ message: 'The collection added no new revision; it was probably reloaded with identical contents.' }]
+        })
+      }
+      const messages = after.buffer === undefined ? [] : deckhandMessages(await store.validationsDetail(after.buffer, ctx))
+      const failed = messages.length > 0
+      return validationStatusBody(messages, { statusCode: failed ? 400 : 201 })
+    })
+  }
+
+  async function collection (collectionId: string, version: VersionName, cleartext: boolean, ctx: RequestContext): Promise<string> {
+    const v = await readVersions(store, ctx)
+    if (version === 'buffer') {
+      const changes = await bufferChanges(store, v, ctx)
+      const status = changes[collectionId]
+      if (status === undefined || v.buffer === undefined) {
+        throw new NotFoundError('No documents to retrieve', 'The Shipyard buffer is empty or does not contain this collection')
+      }
+      // seed 000 §4.3: an emptied collection reads as an empty body
+      if (status === 'deleted') return ''
+      return await store.documents(v.buffer, { collection: collectionId, cleartext }, ctx)
+    }
+    const id = v[version]
+    const revision = v.revisions.find((r) => r.id === id)
+    if (id === undefined || revision === undefined || !(revision.buckets ?? []).includes(collectionId)) {
+      throw new NotFoundError('No documents to retrieve', `No collection ${collectionId} for revision ${version}`)
+    }
+    const text = await store.documents(id, { collection: collectionId, cleartext }, ctx)
+    if (text.trim() === '' || text.trim() === '[]') throw new NotFoundError('No documents to retrieve', `No collection ${collectionId} for revision ${version}`)
+    return text
+  }
+
+  async function rendered (version: VersionName, cleartext: boolean, ctx: RequestContext): Promise<string> {
+    const v = await readVersions(store, ctx)
+    const id = v[version]
+    if (id === undefined) throw new NotFoundError('This revision does not exist', `${version} version does not exist`)
+    const result = await store.rendered(id, cleartext, ctx)
+    if (!result.ok) throw new DownstreamError('store', `Deckhand indicated an error while rendering: ${result.text.slice(0, 2000)}`, { statusCode: 500, upstreamStatus: result.status })
+    return result.text
+  }
+
+  /** The design reference peers fetch (spec/orchestrator.md §2.7). */
+  const designRef = (revisionId: number): string => `deckhand+${store.baseUrl.replace(/\/+$/, '')}/revisions/${revisionId}/rendered-documents`
+
+  async function validateRevision (revisionId: number, ctx: RequestContext): Promise<ValidationMessage[]> {
+    const messages: ValidationMessage[] = []
+    const render = await store.rendered(revisionId, false, ctx)
+    if (!render.ok) {
+      let entries: ValidationMessage[] = []
+      try {
+        const body = store.parseYaml<{ details?: { messageList?: Array<Record<string, unknown>> } }>(render.text, 'rendered-documents')
+        entries = (body?.details?.messageList ?? []).map((m): ValidationMessage => ({ kind: 'ValidationMessage', name: 'Deckhand', level: 'Error', documents: [], diagnostic: null, ...m, message: String(m.message ?? ''), error: true, source: 'Deckhand' }))
+      } catch {
+        // not a Deckhand body: one generic entry below
+      }
+      const generic: ValidationMessage = { kind: 'ValidationMessage', name: 'Deckhand', error: true, level: 'Error', message: render.text.slice(0, 2000), documents: [], diagnostic: null, source: 'Deckhand' }
+      messages.push(...(entries.length > 0 ? entries : [generic]))
+    }
+    messages.push(...deckhandMessages(await store.validationsDetail(revisionId, ctx)))
+    if (messages.some((m) => m.error)) return messages
+    if (render.ok) messages.push(...checkDeploymentConfiguration(parseDocuments(render.text), 'full'))
+    if (messages.some((m) => m.error)) return messages
+    messages.push(...await deps.validators.validate(designRef(revisionId), ctx))
+    return messages
+  }
+
+  async function commit (options: { force: boolean, dryrun: boolean }, ctx: RequestContext): Promise<{ statusCode: number, body: ValidationStatusBody }> {
+    return await deps.lock.withLock(ctx, async () => {
+      const v = await readVersions(store, ctx)
+      const changes = await bufferChanges(store, v, ctx)
+      if (v.buffer === undefined || Object.keys(changes).length === 0) {
+        throw new ConflictError('Unable to commit configuration documents', 'There are no documents in the buffer to commit', { retry: true })
+      }
+      const messages = await validateRevision(v.buffer, ctx)
+      const failed = messages.some((m) => m.error)
+      if (options.dryrun) {
+        return { statusCode: 200, body: validationStatusBody(messages, { statusCode: 200, message: `${failed ? 'Validations failed' : 'Validations succeeded'} DRYRUN` }) }
+      }
+      if (failed && !options.force) return { statusCode: 400, body: validationStatusBody(messages) }
+      await store.tag(v.buffer, 'committed', ctx)
+      const message = failed ? 'Validations failed FORCED SUCCESS' : 'Validations succeeded'
+      return { statusCode: 200, body: validationStatusBody(messages, { statusCode: 200, message }) }
+    })
+  }
+
+  return { status, ingest, collection, rendered, commit, designRef }
+}
+
+export type Configdocs = ReturnType<typeof createConfigdocs>
