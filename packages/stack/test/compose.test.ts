@@ -1,0 +1,81 @@
+// No Docker engine runs here, so the compose file is checked against the code: every service runs a package
+// that exists, sets only variables that package's config schema knows, listens where it is published, and
+// points at the other services' real ports and API roots. The stack runner's wiring is held to the same rules.
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { parse as parseYaml } from 'yaml'
+import { describe, expect, it } from 'vitest'
+import type { TObject } from 'typebox'
+import { ConfigSchema as OrchestratorConfig } from '@slipway/orchestrator'
+import { ConfigSchema as BootstrapConfig } from '@slipway/bootstrap'
+import { ConfigSchema as StoreConfig } from '@slipway/stub-store'
+import { ConfigSchema as EngineConfig } from '@slipway/stub-engine'
+import { ConfigSchema as SiteConfig } from '@slipway/stub-site'
+import { stackEnvironment, DEFAULT_PORTS, type ProcessName } from '../src/stack.ts'
+
+const ROOT = resolve(import.meta.dirname, '../../..')
+const compose = parseYaml(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, { command?: string[], environment?: Record<string, string>, ports?: string[], healthcheck?: { test: string[] } }>
+}
+
+const SCHEMAS: Record<ProcessName, TObject> = { orchestrator: OrchestratorConfig, bootstrap: BootstrapConfig, store: StoreConfig, engine: EngineConfig, site: SiteConfig }
+const PACKAGES: Record<ProcessName, string> = { orchestrator: 'orchestrator', bootstrap: 'bootstrap', store: 'stub-store', engine: 'stub-engine', site: 'stub-site' }
+const NAMES = Object.keys(SCHEMAS) as ProcessName[]
+
+/** Host and port of every http URL in a value. */
+function urlsIn (value: string): Array<{ host: string, port: number, path: string }> {
+  return [...value.matchAll(/https?:\/\/([^:/\s]+):(\d+)([^\s,]*)/g)].map((m) => ({ host: m[1] ?? '', port: Number(m[2]), path: m[3] ?? '' }))
+}
+
+const API_ROOT: Record<ProcessName, string> = { orchestrator: '/api/v1.0', bootstrap: '/api/v1.0', store: '/api/v1.0', engine: '', site: '' }
+
+describe('docker-compose.yml', () => {
+  it.each(NAMES)('runs %s from its package, with variables its config schema knows', (name) => {
+    const service = compose.services[name]
+    expect(service, name).toBeDefined()
+    const entry = service?.command?.[1] ?? ''
+    expect(entry).toBe(`packages/${PACKAGES[name]}/src/server.ts`)
+    expect(existsSync(resolve(ROOT, entry))).toBe(true)
+    const known = Object.keys(SCHEMAS[name].properties)
+    for (const variable of Object.keys(service?.environment ?? {})) expect(known, `${name}: ${variable}`).toContain(variable)
+  })
+
+  it.each(NAMES)('publishes %s on the port it listens on, and health-checks that port', (name) => {
+    const service = compose.services[name]
+    const port = Number(service?.environment?.PORT)
+    expect(port).toBe(DEFAULT_PORTS[name])
+    expect(service?.ports).toEqual([`${port}:${port}`])
+    expect(service?.healthcheck?.test.join(' ')).toContain(`127.0.0.1:${port}/`)
+  })
+
+  it('points every URL at a service of the stack, on its port and API root', () => {
+    for (const name of NAMES) {
+      for (const [variable, value] of Object.entries(compose.services[name]?.environment ?? {})) {
+        for (const url of urlsIn(String(value))) {
+          const target = NAMES.find((n) => n === url.host)
+          if (target === undefined) continue
+          expect(url.port, `${name}.${variable}`).toBe(DEFAULT_PORTS[target])
+          expect(url.path.startsWith(API_ROOT[target]), `${name}.${variable} path ${url.path}`).toBe(true)
+        }
+      }
+    }
+  })
+})
+
+describe('the npm start wiring', () => {
+  it('sets only variables each package knows, and its URLs reach the right ports', () => {
+    const ports = { orchestrator: 1, bootstrap: 2, store: 3, engine: 4, site: 5 }
+    const env = stackEnvironment({ host: '127.0.0.1', ports, dataDir: '/d', serviceToken: 's', engineUser: 'u', enginePassword: 'p', tokensFile: '/t' })
+    for (const name of NAMES) {
+      const known = Object.keys(SCHEMAS[name].properties)
+      for (const [variable, value] of Object.entries(env[name])) {
+        expect(known, `${name}: ${variable}`).toContain(variable)
+        for (const url of urlsIn(value)) {
+          const target = NAMES.find((n) => ports[n] === url.port)
+          expect(target, `${name}.${variable}`).toBeDefined()
+          expect(url.path.startsWith(API_ROOT[target as ProcessName])).toBe(true)
+        }
+      }
+    }
+  })
+})

@@ -1,0 +1,156 @@
+// The whole stack over real HTTP, started as `npm start` starts it: stage the example site in two collections,
+// commit, deploy, watch, read logs and statuses, fail an update, control a running action, survive a restart.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startStack, type Stack } from '../src/stack.ts'
+
+const SITE = resolve(import.meta.dirname, '../../../examples/site')
+const ADMIN = 'e2e-admin-token'
+const logs: string[] = []
+let stack: Stack
+let dataDir: string
+let api: string
+
+async function call (method: string, path: string, options: { body?: string, json?: unknown, type?: string } = {}) {
+  const headers: Record<string, string> = { 'x-auth-token': ADMIN }
+  let body: string | undefined = options.body
+  if (options.json !== undefined) { body = JSON.stringify(options.json); headers['content-type'] = 'application/json' }
+  if (options.type !== undefined) headers['content-type'] = options.type
+  const response = await fetch(`${api}${path}`, { method, headers, body, signal: AbortSignal.timeout(20_000) })
+  const text = await response.text()
+  return { status: response.status, text, json: () => JSON.parse(text) as Record<string, unknown> & Array<Record<string, unknown>> }
+}
+
+async function until<T> (what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const value = await probe()
+    if (value !== undefined) return value
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+async function lifecycle (actionId: string, wanted: string[]): Promise<Record<string, unknown>> {
+  return await until(`action ${actionId} to be ${wanted.join('/')}`, async () => {
+    const res = await call('GET', `/actions/${actionId}`)
+    const action = res.json()
+    return wanted.includes(String(action.action_lifecycle)) ? action : undefined
+  })
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'slipway-e2e-'))
+  stack = await startStack({
+    dataDir,
+    adminToken: ADMIN,
+    ports: { orchestrator: 0, bootstrap: 0, store: 0, engine: 0, site: 0 },
+    env: {
+      engine: { ENGINE_TASK_MS: '40', ENGINE_FAIL_TASKS: 'update_site/final_deployment_status', ENGINE_HANG_TASKS: 'test_site/armada_test_releases' },
+      orchestrator: { TAG_POLL_INTERVAL_MS: '200' }
+    },
+    output: (name, line) => { logs.push(`${name} | ${line}`) }
+  })
+  api = `${stack.urls.orchestrator}/api/v1.0`
+}, 60_000)
+
+afterAll(async () => {
+  await stack?.close()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('the stack, end to end', () => {
+  let committedVersion = ''
+  let deployId = ''
+
+  it('stages the example site in two collections and commits it, validated by the bootstrap service', async () => {
+    const global = await call('POST', '/configdocs/global', { body: readFileSync(join(SITE, 'global.yaml'), 'utf8'), type: 'application/x-yaml' })
+    expect(global.status).toBe(201)
+    const site = await call('POST', '/configdocs/site?buffermode=append', { body: readFileSync(join(SITE, 'site.yaml'), 'utf8'), type: 'application/x-yaml' })
+    expect(site.status).toBe(201)
+    const commit = await call('POST', '/commitconfigdocs')
+    expect(commit.status).toBe(200)
+    expect(commit.json()).toMatchObject({ status: 'Success' })
+    const committed = await call('GET', '/configdocs/site?version=committed')
+    expect(committed.status).toBe(200)
+    committedVersion = committed.text
+  })
+
+  it('runs deploy_site to Complete with every step successful, and the site shows the nodes deployed', async () => {
+    const created = await call('POST', '/actions', { json: { name: 'deploy_site' } })
+    expect(created.status).toBe(201)
+    deployId = String(created.json().id)
+    const done = await lifecycle(deployId, ['Complete', 'Failed'])
+    expect(done.action_lifecycle).toBe('Complete')
+    const steps = done.steps as Array<{ id: string, state: string }>
+    expect(steps.length).toBeGreaterThan(10)
+    expect(steps.filter((s) => !['success', 'skipped'].includes(s.state))).toEqual([])
+    const nodes = await (await fetch(`${stack.urls.site}/api/v1.0/nodes`, { headers: { 'x-auth-token': stack.serviceToken } })).json() as Array<{ hostname: string, status_name: string }>
+    expect(nodes.map((n) => n.hostname).sort()).toEqual(['n0', 'n1', 'n2', 'n3'])
+    expect(nodes.every((n) => n.status_name === 'Deployed')).toBe(true)
+  })
+
+  it('answers site statuses and a step log, and tags the deployed revision', async () => {
+    const statuses = await call('GET', '/site_statuses')
+    expect(statuses.status).toBe(200)
+    expect((statuses.json()['nodes-provision-status'] as unknown[]).length).toBe(4)
+    const log = await call('GET', `/actions/${deployId}/steps/action_xcom/logs`)
+    expect(log.status).toBe(200)
+    expect(log.text.length).toBeGreaterThan(0)
+    const tagged = await until('successful_site_action tag', async () => {
+      const res = await call('GET', '/configdocs/site?version=successful_site_action')
+      return res.status === 200 ? res : undefined
+    })
+    expect(tagged.text).toBe(committedVersion)
+  })
+
+  it('ends a failure-injected update_site Failed, with the failed step\'s log', async () => {
+    const created = await call('POST', '/actions', { json: { name: 'update_site' } })
+    expect(created.status).toBe(201)
+    const id = String(created.json().id)
+    const done = await lifecycle(id, ['Complete', 'Failed'])
+    expect(done.action_lifecycle).toBe('Failed')
+    const failed = (done.steps as Array<{ id: string, state: string }>).find((s) => s.state === 'failed')
+    expect(failed?.id).toBe('final_deployment_status')
+    const log = await call('GET', `/actions/${id}/steps/final_deployment_status/logs`)
+    expect(log.status).toBe(200)
+    expect(log.text).toMatch(/ERROR/)
+  })
+
+  it('pauses, unpauses and stops a running action', async () => {
+    const created = await call('POST', '/actions', { json: { name: 'test_site' } })
+    expect(created.status).toBe(201)
+    const id = String(created.json().id)
+    await lifecycle(id, ['Processing'])
+    expect((await call('POST', `/actions/${id}/control/pause`)).status).toBe(202)
+    expect((await lifecycle(id, ['Paused'])).action_lifecycle).toBe('Paused')
+    const again = await call('POST', `/actions/${id}/control/pause`)
+    expect(again.status).toBe(409)
+    expect(again.json()).toMatchObject({ message: 'Unable to pause action' })
+    expect((await call('POST', `/actions/${id}/control/unpause`)).status).toBe(202)
+    await lifecycle(id, ['Processing'])
+    expect((await call('POST', `/actions/${id}/control/stop`)).status).toBe(202)
+    const stopped = await lifecycle(id, ['Failed'])
+    const audit = (stopped.command_audit as Array<{ command: string }>).map((a) => a.command)
+    expect(audit).toEqual(['invoke', 'pause', 'unpause', 'stop'])
+    expect((await call('POST', `/actions/${id}/control/stop`)).status).toBe(409)
+  })
+
+  it('completes and tags an action whose orchestrator was killed in the middle of its run', async () => {
+    const created = await call('POST', '/actions', { json: { name: 'deploy_site' } })
+    expect(created.status).toBe(201)
+    const id = String(created.json().id)
+    await stack.stopProcess('orchestrator', 'SIGKILL')
+    await stack.startProcess('orchestrator')
+    const done = await lifecycle(id, ['Complete', 'Failed'])
+    expect(done.action_lifecycle).toBe('Complete')
+    const tagged = await until('the restarted orchestrator to tag the revision', async () => {
+      const res = await call('GET', '/configdocs?version=last_site_action,successful_site_action')
+      const rows = res.status === 200 ? res.json() : []
+      return rows.length > 0 && rows.every((r) => r.new_status === 'unmodified') ? rows : undefined
+    })
+    expect(tagged.length).toBe(2)
+  })
+})
