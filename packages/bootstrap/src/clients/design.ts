@@ -36,6 +36,8 @@ export function createDesignFetcher (options: DesignFetcherOptions) {
     const fromStore = designRef.startsWith('deckhand+')
     const url = new URL(fromStore ? designRef.slice('deckhand+'.length) : designRef)
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DesignError(`design_ref scheme ${url.protocol} is not supported`, 'InvalidFormatError')
+    // Deckhand redacts encrypted documents unless asked (spec/store.md §12), and a join script needs the keys
+    if (fromStore && !url.searchParams.has('cleartext-secrets')) url.searchParams.set('cleartext-secrets', 'true')
     // the store is read with the service's own identity; with none configured, the caller's token (documented extension)
     const serviceToken = await options.serviceAuth.token()
     const http = createHttpClient({

@@ -13,6 +13,9 @@ import { stringify as stringifyYaml } from 'yaml'
 import { createKubernetesClient, KubernetesConfigError } from '../../src/clients/kubernetes.ts'
 import { POLICY_DEFAULTS } from '../../src/policy.ts'
 
+/** The service token the test app reads the store with. */
+export const SERVICE_TOKEN = 'svc-token'
+
 const SITE_DIR = resolve(import.meta.dirname, '../../../../examples/site')
 
 /** The example site as one multi-document YAML text. */
@@ -100,7 +103,7 @@ export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?:
     authenticator: testAuthenticator(),
     policy: createPolicy(POLICY_DEFAULTS),
     logger: false,
-    fetchDesign: createDesignFetcher({ timeoutMs: 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken('svc-token') }),
+    fetchDesign: createDesignFetcher({ timeoutMs: 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken(SERVICE_TOKEN) }),
     kubernetes: createKubernetesClient({
       timeoutMs: options.kubeTimeoutMs ?? 2000,
       connect: () => {
