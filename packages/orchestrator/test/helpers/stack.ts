@@ -1,0 +1,87 @@
+// Real stand-ins on 127.0.0.1 (port 0) — stub-store, stub-engine, stub-site — plus a fake validator, wired to an
+// orchestrator app that tests drive with inject. Everything is closed when the test finishes.
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import Fastify from 'fastify'
+import { onTestFinished } from 'vitest'
+import { createPolicy, staticServiceToken } from '@slipway/common'
+import { testAuthenticator } from '@slipway/common/testing'
+import { loadConfig as storeConfig, startStore } from '@slipway/stub-store'
+import { loadConfig as engineConfig, startEngine } from '@slipway/stub-engine'
+import { loadConfig as siteConfig, startSite } from '@slipway/stub-site'
+import { buildApp } from '../../src/app.ts'
+import { openSqlite } from '../../src/db/sqlite.ts'
+import { createStoreClient } from '../../src/clients/store.ts'
+import { createValidatorClient } from '../../src/clients/validators.ts'
+import { createEngineClient } from '../../src/clients/engine.ts'
+import { createProvisionerClient } from '../../src/clients/provisioner.ts'
+import { createApiLock } from '../../src/domain/api-lock.ts'
+import { createConfigdocs } from '../../src/domain/configdocs.ts'
+import { createActions } from '../../src/domain/actions.ts'
+import { createNotes } from '../../src/domain/notes.ts'
+import { createWorkflows } from '../../src/domain/workflows.ts'
+import { createSiteStatuses } from '../../src/domain/site-statuses.ts'
+import { POLICY_DEFAULTS } from '../../src/policy.ts'
+
+const SITE = resolve(import.meta.dirname, '../../../../examples/site')
+export const GLOBAL_YAML = readFileSync(resolve(SITE, 'global.yaml'), 'utf8')
+export const SITE_YAML = readFileSync(resolve(SITE, 'site.yaml'), 'utf8')
+
+export type ValidatorMode = 'pass' | 'fail' | 'garbage' | 'down' | 'slow'
+
+/** A validating component answering as told; `calls` records the design references it was sent. */
+export async function startValidator (mode: { current: ValidatorMode }) {
+  const calls: unknown[] = []
+  const app = Fastify()
+  app.post('/validatedesign', async (request, reply) => {
+    calls.push(request.body)
+    if (mode.current === 'slow') await new Promise((resolve) => setTimeout(resolve, 3000))
+    if (mode.current === 'garbage') return await reply.code(200).type('application/json').send('{not json')
+    if (mode.current === 'down') return await reply.code(503).send({ oops: true })
+    const failed = mode.current === 'fail'
+    return await reply.code(failed ? 400 : 200).send({
+      kind: 'Status',
+      status: failed ? 'Failure' : 'Success',
+      details: { errorCount: failed ? 1 : 0, messageList: failed ? [{ message: 'Node n9 has no kubelet certificate', error: true, name: null }] : [] }
+    })
+  })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  onTestFinished(async () => { await app.close() })
+  const address = app.server.address()
+  return { url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/validatedesign`, calls }
+}
+
+/** The orchestrator on real stand-ins. `reader` tokens may be granted rules through `policy`. */
+export async function buildTestStack (options: { policy?: Record<string, string>, leaseS?: number, engineEnv?: Record<string, string>, validatorTimeoutMs?: number } = {}) {
+  const store = await startStore(storeConfig({ PORT: '0', LOG_LEVEL: 'silent' }))
+  const site = await startSite(siteConfig({ PORT: '0', LOG_LEVEL: 'silent', STORE_URL: store.url }))
+  const engine = await startEngine(engineConfig({ PORT: '0', LOG_LEVEL: 'silent', ENGINE_TASK_MS: '20', SITE_URL: site.url, STORE_URL: store.url, BOOTSTRAP_URL: 'none', ...options.engineEnv }))
+  const validatorMode = { current: 'pass' as ValidatorMode }
+  const validator = await startValidator(validatorMode)
+  const repos = openSqlite(':memory:')
+  const storeClient = createStoreClient({ baseUrl: store.url, timeoutMs: 2000 })
+  const lock = createApiLock({ repos, leaseS: options.leaseS ?? 60 })
+  const configdocs = createConfigdocs({ store: storeClient, validators: createValidatorClient({ targets: [{ name: 'Promenade', url: validator.url }], timeoutMs: options.validatorTimeoutMs ?? 1000 }), lock })
+  const engineClient = createEngineClient({ baseUrl: engine.url, username: 'admin', password: 'admin', timeoutMs: 2000 })
+  const notes = createNotes({ repos, timeoutMs: 500, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') })
+  const actions = createActions({ repos, engine: engineClient, store: storeClient, notes, designRef: configdocs.designRef })
+  const app = await buildApp({
+    authenticator: testAuthenticator(),
+    policy: createPolicy(POLICY_DEFAULTS, options.policy),
+    configdocs,
+    actions,
+    notes,
+    workflows: createWorkflows({ engine: engineClient }),
+    siteStatuses: createSiteStatuses({ provisioner: createProvisionerClient({ baseUrl: `${site.url}/api/v1.0`, timeoutMs: 1000 }), legacyKeys: false }),
+    logger: false,
+    bodyLimitBytes: 256 * 1024
+  })
+  onTestFinished(async () => {
+    await app.close()
+    await repos.close()
+    await engine.close()
+    await site.close()
+    await store.close()
+  })
+  return { app, repos, store, site, engine, validator, validatorMode, actions, engineClient }
+}
