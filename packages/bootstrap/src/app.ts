@@ -35,6 +35,8 @@ export async function buildApp (deps: AppDeps) {
     const endUser = request.headers['x-end-user']
     if (typeof endUser === 'string') reply.header('x-end-user', endUser)
   })
+  // the kubeconfig's TLS agent lives as long as the app
+  app.addHook('onClose', async () => { await deps.kubernetes.close() })
   await app.register(versionsRoutes)
   await app.register(async (api) => {
     await api.register(healthRoutes)

@@ -12,9 +12,12 @@ export function createDeps (config: Config) {
     fetchDesign: createDesignFetcher({ timeoutMs: config.DESIGN_TIMEOUT_MS, maxBytes: config.DESIGN_MAX_BYTES, serviceAuth: serviceTokenFromConfig(config) }),
     kubernetes: createKubernetesClient({
       timeoutMs: config.KUBE_TIMEOUT_MS,
-      connect: () => resolveConnection(
-        { apiUrl: config.KUBE_API_URL, token: config.KUBE_TOKEN, kubeconfig: config.KUBECONFIG, timeoutMs: config.KUBE_TIMEOUT_MS },
-        { host: config.KUBERNETES_SERVICE_HOST, port: config.KUBERNETES_SERVICE_PORT })
+      connect: () => resolveConnection({
+        apiUrl: config.KUBE_API_URL,
+        token: config.KUBE_TOKEN,
+        kubeconfig: config.KUBECONFIG,
+        inCluster: { host: config.KUBERNETES_SERVICE_HOST, port: config.KUBERNETES_SERVICE_PORT }
+      })
     }),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     logLevel: config.LOG_LEVEL

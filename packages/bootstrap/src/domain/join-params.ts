@@ -27,6 +27,9 @@ export class ParamError extends Error {
 const HOSTNAME = /^[a-z][a-z0-9-]+$/
 const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])'
 const IPV4 = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`)
+/** A dotted IPv4 address, each octet 0–255 without leading zeros. */
+export const isIpv4 = (value: string): boolean => IPV4.test(value)
+
 const DNS_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?)*$/
 const TRUE = new Set(['', 'true', 't', 'yes', 'y', '1', 'on'])
 const FALSE = new Set(['false', 'f', 'no', 'n', '0', 'off'])

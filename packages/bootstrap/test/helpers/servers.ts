@@ -10,7 +10,7 @@ import { buildApp } from '../../src/app.ts'
 import { createDesignFetcher, parseDesignYaml } from '../../src/clients/design.ts'
 import { prepareLocalDesign } from '../../src/domain/documents.ts'
 import { stringify as stringifyYaml } from 'yaml'
-import { createKubernetesClient, KubernetesConfigError } from '../../src/clients/kubernetes.ts'
+import { createKubernetesClient, KubernetesConfigError, type KubernetesClient } from '../../src/clients/kubernetes.ts'
 import { POLICY_DEFAULTS } from '../../src/policy.ts'
 
 /** The service token the test app reads the store with. */
@@ -98,17 +98,17 @@ export function clusterNodes (): KubeNodeFixture[] {
 }
 
 /** The bootstrap app with test tokens; Kubernetes at `kubeUrl` (undefined: no configuration). */
-export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number } = {}) {
+export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number, kubernetes?: KubernetesClient } = {}) {
   const app = await buildApp({
     authenticator: testAuthenticator(),
     policy: createPolicy(POLICY_DEFAULTS),
     logger: false,
     fetchDesign: createDesignFetcher({ timeoutMs: 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken(SERVICE_TOKEN) }),
-    kubernetes: createKubernetesClient({
+    kubernetes: options.kubernetes ?? createKubernetesClient({
       timeoutMs: options.kubeTimeoutMs ?? 2000,
       connect: () => {
         if (options.kubeUrl === undefined) throw new KubernetesConfigError('No Kubernetes configuration: set KUBE_API_URL, KUBECONFIG, or run in a cluster')
-        return { server: options.kubeUrl, token: 'kube-token' }
+        return { server: options.kubeUrl, token: () => 'kube-token' }
       }
     })
   })

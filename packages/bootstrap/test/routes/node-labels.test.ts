@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { AUTH, TEST_TOKENS } from '@slipway/common/testing'
+import { AUTH, isErrorBody, TEST_TOKENS } from '@slipway/common/testing'
+import { createKubernetesClient, type KubernetesClient } from '../../src/clients/kubernetes.ts'
 import { buildTestApp, clusterNodes, startKube } from '../helpers/servers.ts'
 import { LABELS_UPDATED } from '../../src/routes/node-labels.ts'
 
@@ -68,6 +69,19 @@ describe('PUT /api/v1.0/node-labels/{node_name}', () => {
       expect(res.statusCode, kubeUrl).toBe(503)
       expect(res.json()).toMatchObject({ message: 'Kubernetes API Error', details: { errorType: 'KubernetesApiError' } })
     }
+  })
+
+  it('answers 500 with the error body, and nothing of the failure\'s internals, when something unexpected breaks', async () => {
+    const kube = await startKube(clusterNodes())
+    const real = createKubernetesClient({ connect: () => ({ server: kube.url, token: () => undefined }), timeoutMs: 2000 })
+    const broken: KubernetesClient = { ...real, getNode: async () => { throw new TypeError('secret internal detail at /src/x.ts:1') } }
+    const app = await buildTestApp({ kubernetes: broken })
+    const res = await app.inject({ method: 'PUT', url: '/api/v1.0/node-labels/n1', headers: JSON_HEADERS, payload: { a: '1' } })
+    expect(res.statusCode).toBe(500)
+    expect(isErrorBody(res.json())).toBe(true)
+    expect(res.json()).toMatchObject({ code: '500 Internal Server Error', retry: true })
+    expect(res.body).not.toContain('secret internal detail')
+    expect(kube.patches).toEqual([])
   })
 
   it('answers 401 and 403', async () => {
