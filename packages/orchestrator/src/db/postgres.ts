@@ -72,6 +72,7 @@ export async function openPostgres (url: string, options: { schema?: string } = 
     await client.query('SELECT pg_advisory_unlock(7414001)').catch(() => {})
     client.release()
   }
+  let closed = false
   const q = async (text: string, values: unknown[] = []): Promise<Row[]> => (await pool.query(text, values)).rows as Row[]
 
   return {
@@ -135,6 +136,10 @@ export async function openPostgres (url: string, options: { schema?: string } = 
       async release (id) { await q('UPDATE api_locks SET released = 1 WHERE id = $1', [id]) },
       async get (id) { const row = (await q('SELECT * FROM api_locks WHERE id = $1', [id]))[0]; return row === undefined ? undefined : toLock(row) }
     },
-    async close () { await pool.end() }
+    async close () {
+      if (closed) return
+      closed = true
+      await pool.end()
+    }
   }
 }

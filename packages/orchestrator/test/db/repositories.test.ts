@@ -1,0 +1,140 @@
+// One repository suite, run against the embedded SQLite and (when TEST_DATABASE_URL is set) PostgreSQL.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { newUlid } from '@slipway/common'
+import type { ActionRecord, Repositories } from '../../src/db/repositories.ts'
+import { openSqlite } from '../../src/db/sqlite.ts'
+import { openPostgres } from '../../src/db/postgres.ts'
+
+const PG_URL = process.env.TEST_DATABASE_URL
+if (PG_URL === undefined || PG_URL === '') console.warn('orchestrator repository suite: TEST_DATABASE_URL is not set; the PostgreSQL half is reported as skipped')
+
+/** Each database opened fresh; `reopen` gives a new connection to the same data (restart). */
+const backends: Array<{ name: string, skip: boolean, open: () => Promise<{ repos: Repositories, reopen: () => Promise<Repositories> }> }> = [
+  {
+    name: 'sqlite',
+    skip: false,
+    open: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'orch-db-'))
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+      const repos = openSqlite(dir)
+      onTestFinished(async () => { await repos.close() })
+      return { repos, reopen: async () => { const again = openSqlite(dir); onTestFinished(async () => { await again.close() }); return again } }
+    }
+  },
+  {
+    name: 'postgres',
+    skip: PG_URL === undefined || PG_URL === '',
+    open: async () => {
+      const schema = `t_${newUlid().toLowerCase()}`
+      const admin = new pg.Client({ connectionString: PG_URL })
+      await admin.connect()
+      await admin.query(`CREATE SCHEMA ${schema}`)
+      onTestFinished(async () => { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.end() })
+      const repos = await openPostgres(String(PG_URL), { schema })
+      onTestFinished(async () => { await repos.close() })
+      return { repos, reopen: async () => { const again = await openPostgres(String(PG_URL), { schema }); onTestFinished(async () => { await again.close() }); return again } }
+    }
+  }
+]
+
+function action (overrides: Partial<ActionRecord> = {}): ActionRecord {
+  return {
+    id: newUlid(),
+    name: 'deploy_site',
+    parameters: { 'continue-on-fail': 'true', nested: { a: [1, 2] } },
+    dag_id: 'deploy_site',
+    dag_execution_date: '2026-11-23T00:00:00.000Z',
+    user: 'admin',
+    datetime: new Date().toISOString(),
+    context_marker: '123e4567-e89b-12d3-a456-426614174000',
+    committed_rev_id: 3,
+    allow_intermediate_commits: false,
+    validation_failed: false,
+    tags_done: false,
+    ...overrides
+  }
+}
+
+for (const backend of backends) {
+  describe.skipIf(backend.skip)(`repositories on ${backend.name}`, () => {
+    it('stores and reads actions, in id order, and tracks the site-action tags', async () => {
+      const { repos } = await backend.open()
+      const a = action()
+      const b = action({ validation_failed: true, tags_done: true, committed_rev_id: null })
+      await repos.actions.insert(a)
+      await repos.actions.insert(b)
+      expect(await repos.actions.get(a.id)).toEqual(a)
+      expect(await repos.actions.get('01ARZ3NDEKTSV4RRFFQ69G5FAV')).toBeUndefined()
+      expect((await repos.actions.list()).map((x) => x.id)).toEqual([a.id, b.id])
+      expect((await repos.actions.listTagsPending()).map((x) => x.id)).toEqual([a.id])
+      await repos.actions.markTagsDone(a.id)
+      expect(await repos.actions.listTagsPending()).toEqual([])
+    })
+
+    it('keeps audit rows and validation failures per action', async () => {
+      const { repos } = await backend.open()
+      const a = action()
+      await repos.actions.insert(a)
+      await repos.audit.insert({ id: newUlid(), action_id: a.id, command: 'invoke', user: 'admin', datetime: '2026-01-01T00:00:00.000Z' })
+      await repos.audit.insert({ id: newUlid(), action_id: a.id, command: 'pause', user: 'ops', datetime: '2026-01-01T00:00:01.000Z' })
+      expect((await repos.audit.listFor(a.id)).map((x) => x.command)).toEqual(['invoke', 'pause'])
+      const failure = { id: newUlid(), action_id: a.id, validation_name: 'Intermediate commit detected', details: 'rerun with allow-intermediate-commits' }
+      await repos.validationFailures.insert(failure)
+      expect(await repos.validationFailures.listFor(a.id)).toEqual([failure])
+      expect(await repos.validationFailures.listFor('other')).toEqual([])
+    })
+
+    it('finds notes by exact association or prefix, under a verbosity, oldest first', async () => {
+      const { repos } = await backend.open()
+      const base = { subject: 's', sub_type: 'action metadata', note_val: 'v', link_url: null, is_auth_link: false }
+      await repos.notes.insert({ ...base, note_id: newUlid(), assoc_id: 'action/A', verbosity: 1, note_timestamp: '2026-01-01T00:00:02.000Z' })
+      await repos.notes.insert({ ...base, note_id: newUlid(), assoc_id: 'action/A', verbosity: 5, note_timestamp: '2026-01-01T00:00:01.000Z' })
+      await repos.notes.insert({ ...base, note_id: newUlid(), assoc_id: 'step/A/x', verbosity: 3, note_timestamp: '2026-01-01T00:00:00.000Z', link_url: 'http://h/x', is_auth_link: true })
+      expect((await repos.notes.find({ exact: ['action/A'], maxVerbosity: 1 })).map((n) => n.verbosity)).toEqual([1])
+      expect((await repos.notes.find({ exact: ['action/A'], maxVerbosity: 5 })).map((n) => n.verbosity)).toEqual([5, 1])
+      const steps = await repos.notes.find({ prefix: 'step/A/', maxVerbosity: 5 })
+      expect(steps).toHaveLength(1)
+      expect(steps[0]).toMatchObject({ link_url: 'http://h/x', is_auth_link: true })
+      expect(await repos.notes.get(steps[0]?.note_id ?? '')).toEqual(steps[0])
+      expect(await repos.notes.find({ exact: ['action/A'], maxVerbosity: 0 })).toEqual([])
+    })
+
+    it('gives the lock to one holder at a time, frees it on release, and lets an expired lease be taken over', async () => {
+      const { repos } = await backend.open()
+      const now = new Date()
+      const lock = (id: string, at = now) => ({ id, lock_type: 'configdocs_update', user: 'u', reference_id: 'r', leaseS: 60, now: at })
+      const first = await repos.locks.acquire(lock(newUlid()))
+      expect(first).toMatchObject({ released: false, lock_type: 'configdocs_update' })
+      expect(await repos.locks.acquire(lock(newUlid()))).toBeUndefined()
+      await repos.locks.release(first?.id ?? '')
+      const second = await repos.locks.acquire(lock(newUlid()))
+      expect(second).toBeDefined()
+      // the holder died: 61 s later its lease is over
+      expect(await repos.locks.acquire(lock(newUlid(), new Date(now.getTime() + 61_000)))).toBeDefined()
+    })
+
+    it('lets exactly one of many concurrent acquirers win', async () => {
+      const { repos } = await backend.open()
+      const now = new Date()
+      const results = await Promise.all(Array.from({ length: 20 }, async () => await repos.locks.acquire({ id: newUlid(), lock_type: 'configdocs_update', user: 'u', reference_id: 'r', leaseS: 60, now })))
+      expect(results.filter((r) => r !== undefined)).toHaveLength(1)
+    })
+
+    it('keeps everything across a restart', async () => {
+      const { repos, reopen } = await backend.open()
+      const a = action()
+      await repos.actions.insert(a)
+      await repos.audit.insert({ id: newUlid(), action_id: a.id, command: 'invoke', user: 'admin', datetime: new Date().toISOString() })
+      await repos.notes.insert({ note_id: newUlid(), assoc_id: `action/${a.id}`, subject: a.id, sub_type: 'action metadata', note_val: 'Configdoc revision 3', verbosity: 1, link_url: null, is_auth_link: false, note_timestamp: new Date().toISOString() })
+      await repos.close()
+      const again = await reopen()
+      expect(await again.actions.get(a.id)).toEqual(a)
+      expect(await again.audit.listFor(a.id)).toHaveLength(1)
+      expect(await again.notes.find({ exact: [`action/${a.id}`], maxVerbosity: 1 })).toHaveLength(1)
+    })
+  })
+}

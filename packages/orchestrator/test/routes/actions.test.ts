@@ -1,0 +1,270 @@
+import { describe, expect, it } from 'vitest'
+import { AUTH, TEST_TOKENS } from '@slipway/common/testing'
+import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
+
+const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
+const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/
+type Stack = Awaited<ReturnType<typeof buildTestStack>>
+
+async function commitSite (stack: Stack): Promise<void> {
+  const yaml = { ...AUTH, 'content-type': 'application/x-yaml' }
+  await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/global', headers: yaml, payload: GLOBAL_YAML })
+  await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/site?buffermode=append', headers: yaml, payload: SITE_YAML })
+  const res = await stack.app.inject({ method: 'POST', url: '/api/v1.0/commitconfigdocs', headers: AUTH })
+  expect(res.statusCode).toBe(200)
+}
+
+async function create (stack: Stack, body: unknown) {
+  return await stack.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: JSON_HEADERS, payload: JSON.stringify(body) })
+}
+
+async function waitFor (stack: Stack, id: string, lifecycles: string[], timeoutMs = 20_000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const action = (await stack.app.inject({ url: `/api/v1.0/actions/${id}`, headers: AUTH })).json()
+    if (lifecycles.includes(action.action_lifecycle)) return action
+    if (Date.now() > deadline) throw new Error(`action ${id} stayed ${String(action.action_lifecycle)}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+describe('POST /api/v1.0/actions', () => {
+  it('answers 201 with the entity and Location, triggers the run with run id = action id, and unpauses the DAG', async () => {
+    const stack = await buildTestStack()
+    await commitSite(stack)
+    const res = await create(stack, { name: 'deploy_site' })
+    expect(res.statusCode).toBe(201)
+    const body = res.json()
+    expect(body).toMatchObject({ name: 'deploy_site', parameters: {}, dag_id: 'deploy_site', dag_status: 'SCHEDULED', user: 'admin', committed_rev_id: 2, allow_intermediate_commits: false })
+    expect(body.id).toMatch(ULID)
+    expect(body.dag_execution_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/)
+    expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/)
+    expect(res.headers.location).toBe(`/api/v1.0/actions/${String(body.id)}`)
+    const run = await stack.engineClient.run('deploy_site', body.id)
+    expect(run?.conf).toMatchObject({ action: { id: body.id, name: 'deploy_site', committed_rev_id: 2 } })
+    expect(String((run?.conf as { design_ref: string }).design_ref)).toMatch(/^deckhand\+http:\/\/.*\/revisions\/2\/rendered-documents$/)
+    expect((await stack.engineClient.dag('deploy_site')).is_paused).toBe(false)
+  })
+
+  it.each([
+    [{ name: 'launch_rockets' }, 'Unable to start action'],
+    [{ parameters: {} }, 'JSON validation failed: name is required and must be a string'],
+    [{ name: 'deploy_site', parameters: null }, 'JSON validation failed: parameters must be an object'],
+    [{ name: 'redeploy_server', parameters: {} }, 'Invalid target_nodes parameter'],
+    [{ name: 'relabel_nodes', parameters: { target_nodes: [1, 2] } }, 'Invalid target_nodes parameter']
+  ])('answers 400 for %j', async (body, message) => {
+    const stack = await buildTestStack()
+    const res = await create(stack, body)
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ message, code: '400 Bad Request', status: 'Failure' })
+  })
+
+  it('answers 400 for a body that is not JSON or missing', async () => {
+    const stack = await buildTestStack()
+    const broken = await stack.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: JSON_HEADERS, payload: '{"name":' })
+    expect(broken.json()).toMatchObject({ message: 'JSON could not be decoded' })
+    const none = await stack.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: AUTH })
+    expect(none.statusCode).toBe(400)
+    expect(none.json()).toMatchObject({ message: 'Json body is required' })
+  })
+
+  it('answers 409 with the saved action and its failed validation when nothing is committed; the run does not start', async () => {
+    const stack = await buildTestStack()
+    const res = await create(stack, { name: 'deploy_site' })
+    expect(res.statusCode).toBe(409)
+    const body = res.json()
+    expect(body).toMatchObject({ name: 'deploy_site', dag_status: null, action_lifecycle: 'Failed', reason: 'No committed configdocs' })
+    expect(body.validations).toHaveLength(1)
+    expect(body.validations[0]).toMatchObject({ action_id: body.id, validation_name: 'No committed configdocs' })
+    expect(await stack.engineClient.run('deploy_site', body.id)).toBeUndefined()
+    const saved = (await stack.app.inject({ url: `/api/v1.0/actions/${String(body.id)}`, headers: AUTH })).json()
+    expect(saved).toMatchObject({ id: body.id, action_lifecycle: 'Failed', command_audit: [{ command: 'invoke', user: 'admin' }] })
+    const validation = await stack.app.inject({ url: `/api/v1.0/actions/${String(body.id)}/validations/${String(body.validations[0].id)}`, headers: AUTH })
+    expect(validation.json()).toEqual(body.validations[0])
+  })
+
+  it('answers 409 while another site action is in progress', async () => {
+    const stack = await buildTestStack({ engineEnv: { ENGINE_HANG_TASKS: 'deploy_site/final_deployment_status' } })
+    await commitSite(stack)
+    const first = (await create(stack, { name: 'deploy_site' })).json()
+    await waitFor(stack, first.id, ['Processing'])
+    const second = await create(stack, { name: 'update_site' })
+    expect(second.statusCode).toBe(409)
+    expect(second.json()).toMatchObject({ reason: 'Another site action is in progress' })
+  })
+
+  it('answers 403 when the per-action rule denies', async () => {
+    const stack = await buildTestStack({ policy: { 'workflow_orchestrator:create_action': 'role:reader', 'workflow_orchestrator:action_test_site': 'role:admin' } })
+    const res = await stack.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: { 'x-auth-token': TEST_TOKENS.reader, 'content-type': 'application/json' }, payload: '{"name":"test_site"}' })
+    expect(res.statusCode).toBe(403)
+  })
+})
+
+describe('reading actions, steps and logs', () => {
+  it('follows an action through Pending/Processing to Complete, with steps, audit and notes', async () => {
+    const stack = await buildTestStack()
+    await commitSite(stack)
+    const id = String((await create(stack, { name: 'deploy_site' })).json().id)
+    const done = await waitFor(stack, id, ['Complete', 'Failed'])
+    expect(done.action_lifecycle).toBe('Complete')
+    expect(done.dag_status).toBe('success')
+    expect(done.datetime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\+00:00$/)
+    const steps = done.steps as Array<{ id: string, url: string, index: number, state: string }>
+    expect(steps).toHaveLength(21)
+    expect(steps[0]).toMatchObject({ id: 'action_xcom', url: `/actions/${id}/steps/action_xcom`, index: 1, state: 'success' })
+    expect(steps.map((s) => s.id)).toContain('prepare_and_deploy_nodes')
+    expect(done.validations).toEqual([])
+    expect(done.command_audit).toMatchObject([{ command: 'invoke', action_id: id }])
+    expect(done.notes).toMatchObject([{ note_val: 'Configdoc revision 2', sub_type: 'action metadata', verbosity: 1 }])
+    expect(((await stack.app.inject({ url: `/api/v1.0/actions/${id}?verbosity=0`, headers: AUTH })).json()).notes).toEqual([])
+
+    const list = (await stack.app.inject({ url: '/api/v1.0/actions', headers: AUTH })).json()
+    expect(list).toHaveLength(1)
+    expect(list[0]).toMatchObject({ id, action_lifecycle: 'Complete', dag_status: 'success' })
+    expect(list[0]).not.toHaveProperty('command_audit')
+
+    const step = (await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/prepare_and_deploy_nodes`, headers: AUTH })).json()
+    expect(step).toMatchObject({ task_id: 'prepare_and_deploy_nodes', dag_id: 'deploy_site.drydock_build', state: 'success', try_number: 1 })
+    expect(step.start_date).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/)
+    const log = await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/prepare_and_deploy_nodes/logs`, headers: AUTH })
+    expect(log.statusCode).toBe(200)
+    expect(log.headers['content-type']).toMatch(/^text\/plain/)
+    expect(log.body).toContain('Deployed')
+  })
+
+  it('serves the log of each try of a retried step', async () => {
+    // the validation steps retry once (spec §8.1): fail the first try only
+    const stack = await buildTestStack({ engineEnv: { ENGINE_FAIL_TASKS: 'deckhand_validate_site_design=1', ENGINE_RETRY_DELAY_MS: '20' } })
+    await commitSite(stack)
+    const id = String((await create(stack, { name: 'deploy_site' })).json().id)
+    expect((await waitFor(stack, id, ['Complete', 'Failed'])).action_lifecycle).toBe('Complete')
+    const step = (await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/deckhand_validate_site_design`, headers: AUTH })).json()
+    expect(step).toMatchObject({ state: 'success', try_number: 2 })
+    const first = await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/deckhand_validate_site_design/logs?try=1`, headers: AUTH })
+    const last = await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/deckhand_validate_site_design/logs`, headers: AUTH })
+    expect(first.statusCode).toBe(200)
+    expect(first.body).toMatch(/ERROR/)
+    expect(last.body).not.toBe(first.body)
+    expect(last.body).toContain('attempt=2')
+    expect((await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/deckhand_validate_site_design/logs?try=3`, headers: AUTH })).statusCode).toBe(404)
+    expect((await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/deckhand_validate_site_design/logs?try=x`, headers: AUTH })).statusCode).toBe(400)
+  })
+
+  it('answers 404 for an unknown action, step or validation, and 400 for a malformed action id in logs', async () => {
+    const stack = await buildTestStack()
+    await commitSite(stack)
+    const id = String((await create(stack, { name: 'test_site' })).json().id)
+    const missing = await stack.app.inject({ url: '/api/v1.0/actions/01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: AUTH })
+    expect(missing.statusCode).toBe(404)
+    expect(missing.json()).toMatchObject({ message: 'Action not found' })
+    expect((await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/no_such_step`, headers: AUTH })).json()).toMatchObject({ message: 'Step not found' })
+    expect((await stack.app.inject({ url: `/api/v1.0/actions/${id}/validations/01ARZ3NDEKTSV4RRFFQ69G5FAV`, headers: AUTH })).json()).toMatchObject({ message: 'Validation not found' })
+    const badId = await stack.app.inject({ url: '/api/v1.0/actions/short/steps/x/logs', headers: AUTH })
+    expect(badId.statusCode).toBe(400)
+    expect(badId.json()).toMatchObject({ message: 'Invalid Action ID!' })
+    expect((await stack.app.inject({ url: '/api/v1.0/actions?verbosity=9', headers: AUTH })).json()).toMatchObject({ message: 'Invalid verbosity parameter' })
+  })
+})
+
+describe('POST /api/v1.0/actions/{id}/control/{verb}', () => {
+  it('pauses, unpauses and stops with 202 and audit rows; 409 when the state does not allow it; 404 for an unknown verb', async () => {
+    const stack = await buildTestStack({ engineEnv: { ENGINE_HANG_TASKS: 'test_site/armada_test_releases' } })
+    await commitSite(stack)
+    const id = String((await create(stack, { name: 'test_site' })).json().id)
+    await waitFor(stack, id, ['Processing'])
+    const control = async (verb: string) => await stack.app.inject({ method: 'POST', url: `/api/v1.0/actions/${id}/control/${verb}`, headers: AUTH })
+    const unpauseFirst = await control('unpause')
+    expect(unpauseFirst.statusCode).toBe(409)
+    expect(unpauseFirst.json()).toMatchObject({ message: 'Unable to unpause action' })
+    const pause = await control('pause')
+    expect(pause.statusCode).toBe(202)
+    expect(pause.body).toBe('')
+    expect((await waitFor(stack, id, ['Paused'])).action_lifecycle).toBe('Paused')
+    expect((await control('pause')).statusCode).toBe(409)
+    expect((await control('unpause')).statusCode).toBe(202)
+    await waitFor(stack, id, ['Processing'])
+    expect((await control('stop')).statusCode).toBe(202)
+    const stopped = await waitFor(stack, id, ['Failed'])
+    expect((stopped.command_audit as Array<{ command: string }>).map((a) => a.command)).toEqual(['invoke', 'pause', 'unpause', 'stop'])
+    const late = await control('stop')
+    expect(late.statusCode).toBe(409)
+    expect(late.json()).toMatchObject({ message: 'Unable to stop action', reason: 'dag_run state must be running or queued, but is failed' })
+    expect((await control('reboot')).json()).toMatchObject({ message: 'Control not supported' })
+    expect((await stack.app.inject({ method: 'POST', url: '/api/v1.0/actions/01ARZ3NDEKTSV4RRFFQ69G5FAV/control/pause', headers: AUTH })).statusCode).toBe(404)
+  })
+})
+
+describe('site-action tags', () => {
+  it('tags the revision after success and after failure', async () => {
+    const stack = await buildTestStack({ engineEnv: { ENGINE_FAIL_TASKS: 'update_site/final_deployment_status' } })
+    await commitSite(stack)
+    const ok = String((await create(stack, { name: 'deploy_site' })).json().id)
+    await waitFor(stack, ok, ['Complete'])
+    expect(await stack.actions.settleTags({ contextMarker: 'm', user: 'test' })).toBe(1)
+    const success = await stack.app.inject({ url: '/api/v1.0/configdocs?version=committed,successful_site_action', headers: AUTH })
+    expect(success.statusCode).toBe(200)
+    expect(success.json().every((c: { new_status: string }) => c.new_status === 'unmodified')).toBe(true)
+    const bad = String((await create(stack, { name: 'update_site' })).json().id)
+    expect((await waitFor(stack, bad, ['Complete', 'Failed'])).action_lifecycle).toBe('Failed')
+    expect(await stack.actions.settleTags({ contextMarker: 'm', user: 'test' })).toBe(1)
+    expect(await stack.actions.settleTags({ contextMarker: 'm', user: 'test' })).toBe(0)
+    const revisions = await (await fetch(`${stack.store.url}/revisions`)).text()
+    expect(revisions).toContain('site-action-failure')
+    expect(revisions).toContain('site-action-success')
+  })
+})
+
+describe('workflows, site statuses, notes', () => {
+  it('lists workflows and drills into one, with sub-workflows; 400 and 404 for bad ids', async () => {
+    const stack = await buildTestStack()
+    await commitSite(stack)
+    const id = String((await create(stack, { name: 'deploy_site' })).json().id)
+    await waitFor(stack, id, ['Complete'])
+    const list = (await stack.app.inject({ url: '/api/v1.0/workflows?since=P1D', headers: AUTH })).json()
+    expect(list).toHaveLength(1)
+    expect(list[0]).toMatchObject({ dag_id: 'deploy_site', run_id: id, state: 'success', external_trigger: true })
+    expect(list[0].workflow_id).toMatch(/^deploy_site__\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/)
+    const detail = (await stack.app.inject({ url: `/api/v1.0/workflows/${String(list[0].workflow_id)}`, headers: AUTH })).json()
+    expect(detail.sub_dags.map((s: { dag_id: string }) => s.dag_id)).toEqual(['deploy_site.armada_build', 'deploy_site.drydock_build', 'deploy_site.preflight', 'deploy_site.validate_site_design'])
+    expect(detail.steps.length).toBe(21)
+    expect(detail.sub_dags[0]).toMatchObject({ external_trigger: false })
+    expect((await stack.app.inject({ url: '/api/v1.0/workflows/nounderscores', headers: AUTH })).json()).toMatchObject({ message: 'Invalid Workflow ID specified' })
+    expect((await stack.app.inject({ url: '/api/v1.0/workflows/deploy_site__2001-01-01T00:00:00.000000', headers: AUTH })).statusCode).toBe(404)
+    expect((await stack.app.inject({ url: '/api/v1.0/workflows?since=yesterday', headers: AUTH })).statusCode).toBe(400)
+  })
+
+  it('answers site statuses from the provisioner, filtered; 400 for an unknown filter; a 5xx naming it when down', async () => {
+    const stack = await buildTestStack()
+    await commitSite(stack)
+    const all = (await stack.app.inject({ url: '/api/v1.0/site_statuses', headers: AUTH })).json()
+    expect(all['nodes-provision-status']).toHaveLength(4)
+    expect(all['machines-power-state'][0]).toMatchObject({ hostname: 'n0', power_state: 'off' })
+    const one = (await stack.app.inject({ url: '/api/v1.0/site_statuses?filters=machines-power-state', headers: AUTH })).json()
+    expect(Object.keys(one)).toEqual(['machines-power-state'])
+    const bad = await stack.app.inject({ url: '/api/v1.0/site_statuses?filters=nodes-provision-status%2Cweather', headers: AUTH })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json()).toMatchObject({ message: 'Not a valid status filter', reason: 'filter weather is not supported' })
+    await stack.site.close()
+    const down = await stack.app.inject({ url: '/api/v1.0/site_statuses', headers: AUTH })
+    expect(down.statusCode).toBeGreaterThanOrEqual(500)
+    expect(down.json()).toMatchObject({ message: 'Downstream failure: provisioner' })
+  })
+
+  it('answers note details: 400 not a ULID, 404 missing or without URL, 200 the text, 500 unreachable', async () => {
+    const stack = await buildTestStack()
+    expect((await stack.app.inject({ url: '/api/v1.0/notedetails/nope', headers: AUTH })).json()).toMatchObject({ message: 'Notes ID values are 26 character ULID values' })
+    expect((await stack.app.inject({ url: '/api/v1.0/notedetails/01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: AUTH })).json()).toMatchObject({ message: 'No note found' })
+    const base = { subject: 's', sub_type: 'Linked Task Info', note_val: 'v', verbosity: 5, is_auth_link: false, note_timestamp: new Date().toISOString() }
+    await stack.repos.notes.insert({ ...base, note_id: '01ARZ3NDEKTSV4RRFFQ69G5FA1', assoc_id: 'other/x', link_url: null })
+    await stack.repos.notes.insert({ ...base, note_id: '01ARZ3NDEKTSV4RRFFQ69G5FA2', assoc_id: 'other/x', link_url: `${stack.store.url}/revisions` })
+    await stack.repos.notes.insert({ ...base, note_id: '01ARZ3NDEKTSV4RRFFQ69G5FA3', assoc_id: 'other/x', link_url: 'http://127.0.0.1:1/gone' })
+    expect((await stack.app.inject({ url: '/api/v1.0/notedetails/01ARZ3NDEKTSV4RRFFQ69G5FA1', headers: AUTH })).json()).toMatchObject({ message: 'No further note details are available' })
+    const ok = await stack.app.inject({ url: '/api/v1.0/notedetails/01ARZ3NDEKTSV4RRFFQ69G5FA2', headers: AUTH })
+    expect(ok.statusCode).toBe(200)
+    expect(ok.headers['content-type']).toMatch(/^text\/plain/)
+    expect(ok.body).toContain('results')
+    const gone = await stack.app.inject({ url: '/api/v1.0/notedetails/01ARZ3NDEKTSV4RRFFQ69G5FA3', headers: AUTH })
+    expect(gone.statusCode).toBe(500)
+    expect(gone.json()).toMatchObject({ message: 'Unable to retrieve URL information for note' })
+  })
+})
