@@ -1,7 +1,8 @@
 // Outbound HTTP on undici: base URL, a timeout per call, context headers forwarded, the service's own
 // token attached, and every transport failure or 5xx turned into a DownstreamError naming the component.
 import { request as undiciRequest, type Dispatcher } from 'undici'
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
+import { stringify as stringifyYaml } from 'yaml'
+import { parseYamlDocument } from './yaml.ts'
 import { DownstreamError } from './errors.ts'
 import type { ServiceTokenSource } from './auth/identity.ts'
 
@@ -156,7 +157,7 @@ export function createHttpClient (options: HttpClientOptions) {
 
   function parse<T> (response: HttpResponse, format: 'json' | 'yaml', what: string): T {
     try {
-      return (format === 'json' ? JSON.parse(response.text) : parseYaml(response.text, { maxAliasCount: 1000 })) as T
+      return (format === 'json' ? JSON.parse(response.text) : parseYamlDocument(response.text)) as T
     } catch (error) {
       throw new DownstreamError(component, `The ${component} answered ${what} with unreadable ${format.toUpperCase()}`, { cause: error })
     }

@@ -2,6 +2,7 @@
 export * from './config.ts'
 export * from './errors.ts'
 export * from './ids.ts'
+export * from './yaml.ts'
 export * from './logger.ts'
 export * from './shutdown.ts'
 export * from './http-client.ts'

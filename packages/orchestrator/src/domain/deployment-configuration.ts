@@ -1,7 +1,6 @@
 // Shipyard's own document checks (spec/orchestrator.md §3.2): the deployment configuration and, in the full
 // form, the deployment strategy it names — its groups' fields and their dependency graph.
-import { parseAllDocuments } from 'yaml'
-import type { ValidationMessage } from '@slipway/common'
+import { parseYamlDocuments, type ValidationMessage } from '@slipway/common'
 
 export interface Doc { schema?: string, metadata?: { name?: string }, data?: unknown }
 
@@ -10,7 +9,7 @@ const STRATEGY_SCHEMA = 'shipyard/DeploymentStrategy/v1'
 
 /** Multi-document YAML as plain values; empty documents skipped. */
 export function parseDocuments (text: string): Doc[] {
-  return ([parseAllDocuments(text)].flat()).map((d) => d.toJS({ maxAliasCount: 1000 }) as Doc).filter((d) => d !== null && d !== undefined)
+  return parseYamlDocuments(text) as Doc[]
 }
 
 function message (name: string, text: string, error: boolean, documents: Array<{ schema: string, name: string }> = []): ValidationMessage {

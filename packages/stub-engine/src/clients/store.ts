@@ -1,7 +1,6 @@
 // The document store (Deckhand API): health, revision validations, rendered documents and revision tags.
-import { createHttpClient, type CallContext, type ServiceTokenSource } from '@slipway/common'
+import { createHttpClient, DownstreamError, parseYamlDocuments, type CallContext, type ServiceTokenSource } from '@slipway/common'
 import type { Dispatcher } from 'undici'
-import { parseAllDocuments } from 'yaml'
 import type { SideEffects } from '../domain/operators.ts'
 
 export function createStoreClient (options: { baseUrl: string, timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher }): NonNullable<SideEffects['store']> {
@@ -15,9 +14,11 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
     },
     async renderedDocuments (revision: number, ctx: CallContext) {
       const response = await http.expectOk('GET', `/revisions/${revision}/rendered-documents`, { ctx, headers: { accept: 'application/x-yaml' } })
-      return parseAllDocuments(response.text)
-        .map((d) => d.toJS({ maxAliasCount: 1000 }) as unknown)
-        .filter((d) => d !== null && d !== undefined)
+      try {
+        return parseYamlDocuments(response.text)
+      } catch (error) {
+        throw new DownstreamError('store', `The store answered unreadable YAML: ${(error as Error).message}`)
+      }
     },
     async tagRevision (revision: number, tag: string, ctx: CallContext) {
       await http.expectOk('POST', `/revisions/${revision}/tags/${encodeURIComponent(tag)}`, { ctx })

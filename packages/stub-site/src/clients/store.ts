@@ -1,7 +1,6 @@
 // The document store (Deckhand v1.0, spec/store.md): the newest committed revision and its documents.
-import { DownstreamError, createHttpClient, staticServiceToken } from '@slipway/common'
+import { DownstreamError, createHttpClient, parseYamlDocuments, staticServiceToken } from '@slipway/common'
 import type { Dispatcher } from 'undici'
-import { parseAllDocuments } from 'yaml'
 import type { DesignSource } from '../domain/site.ts'
 
 // spec/store.md §1.1: the committed version is the newest revision tagged committed or rollback_commit
@@ -37,11 +36,11 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
     if (revision === undefined) return undefined
     const response = await http.expectOk('GET', `/revisions/${revision}/documents`, { query: { schema } })
     // spec/store.md §2: a YAML 1.1 stream, one document per entry; an empty body is an empty list
-    const documents = parseAllDocuments(response.text, { version: '1.1' })
-    if (!Array.isArray(documents)) return []
-    const failed = documents.find((d) => d.errors.length > 0)
-    if (failed !== undefined) throw new DownstreamError('store', `The store answered unreadable YAML: ${failed.errors[0]?.message ?? ''}`)
-    return documents.map((d) => d.toJS({ maxAliasCount: 1000 }) as unknown).filter((d) => d !== null && d !== undefined)
+    try {
+      return parseYamlDocuments(response.text)
+    } catch (error) {
+      throw new DownstreamError('store', `The store answered unreadable YAML: ${(error as Error).message}`)
+    }
   }
 
   return { committedDocuments }

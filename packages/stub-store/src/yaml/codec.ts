@@ -1,6 +1,7 @@
 // YAML in and out with YAML 1.1 (PyYAML) semantics: parsing request bodies with an alias bound, and a fast
 // block-style emitter whose output any YAML 1.1 or 1.2 reader turns back into the same values (spec §2).
-import { parseAllDocuments, type Tags } from 'yaml'
+import { parseAllDocuments } from 'yaml'
+import { PYYAML_OPTIONS } from '@slipway/common'
 import { normalise } from '../domain/values.ts'
 
 /** Bound on alias expansion per document (billion-laughs). */
@@ -19,29 +20,11 @@ export interface ParsedDocument {
   special: boolean
 }
 
-// The yaml package's 1.1 schema is looser than PyYAML's resolver in a few places (`y`/`n` booleans, `.` as
-// NaN, `1e5` and `09` as numbers); site documents are written for PyYAML, so its rules win.
-const PYYAML_TESTS = new Map<string, RegExp>([
-  ['^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$', /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/],
-  ['^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$', /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/],
-  ['^[-+]?(?:[0-9][0-9_]*)?\\.[0-9_]*$', /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9_]+)$/],
-  ['^[-+]?(?:[0-9][0-9_]*)?(?:\\.[0-9_]*)?[eE][-+]?[0-9]+$', /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9_]+)[eE][-+][0-9]+$/],
-  ['^[-+]?[0-9][0-9_]*$', /^[-+]?(?:0|[1-9][0-9_]*)$/]
-])
-
-function pyyamlTags (tags: Tags): Tags {
-  return tags.map((tag) => {
-    if (typeof tag !== 'object' || !('test' in tag) || !(tag.test instanceof RegExp)) return tag
-    const test = PYYAML_TESTS.get(tag.test.source)
-    return test === undefined ? tag : { ...tag, test }
-  }) as Tags
-}
-
 /** Every document of a YAML stream, in order; an empty or comment-only stream gives none. */
 export function parseYamlStream (text: string): ParsedDocument[] {
   let docs
   try {
-    docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: false, logLevel: 'error', customTags: pyyamlTags })
+    docs = parseAllDocuments(text, { ...PYYAML_OPTIONS, uniqueKeys: false })
   } catch (error) {
     throw new YamlSyntaxError((error as Error).message)
   }
