@@ -2,6 +2,7 @@
 import { createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Policy } from '@slipway/common'
 import type { DesignFetcher } from './clients/design.ts'
+import type { FileSources } from './clients/file-sources.ts'
 import type { KubernetesClient } from './clients/kubernetes.ts'
 import { joinScriptRoutes } from './routes/join-scripts.ts'
 import { validateDesignRoutes } from './routes/validate-design.ts'
@@ -11,6 +12,7 @@ export interface AppDeps {
   authenticator: Authenticator
   policy: Policy
   fetchDesign: DesignFetcher
+  fetchFiles: FileSources
   kubernetes: KubernetesClient
   bodyLimitBytes?: number
   logLevel?: string
@@ -40,7 +42,7 @@ export async function buildApp (deps: AppDeps) {
   await app.register(versionsRoutes)
   await app.register(async (api) => {
     await api.register(healthRoutes)
-    await api.register(joinScriptRoutes, { fetchDesign: deps.fetchDesign, kubernetes: deps.kubernetes })
+    await api.register(joinScriptRoutes, { fetchDesign: deps.fetchDesign, fetchFiles: deps.fetchFiles, kubernetes: deps.kubernetes })
     await api.register(validateDesignRoutes, { fetchDesign: deps.fetchDesign })
     await api.register(nodeLabelRoutes, { kubernetes: deps.kubernetes })
   }, { prefix: '/api/v1.0' })

@@ -2,6 +2,7 @@
 import { authenticatorFromConfig, policyFromConfig, serviceTokenFromConfig } from '@slipway/common'
 import type { Config } from './config.ts'
 import { createDesignFetcher } from './clients/design.ts'
+import { createFileSources } from './clients/file-sources.ts'
 import { createKubernetesClient, resolveConnection } from './clients/kubernetes.ts'
 import { POLICY_DEFAULTS } from './policy.ts'
 
@@ -10,6 +11,13 @@ export function createDeps (config: Config) {
     authenticator: authenticatorFromConfig(config),
     policy: policyFromConfig(config, POLICY_DEFAULTS),
     fetchDesign: createDesignFetcher({ timeoutMs: config.DESIGN_TIMEOUT_MS, maxBytes: config.DESIGN_MAX_BYTES, serviceAuth: serviceTokenFromConfig(config) }),
+    fetchFiles: createFileSources({
+      timeoutMs: config.FILE_TIMEOUT_MS,
+      attempts: config.FILE_FETCH_ATTEMPTS,
+      retryDelayMs: config.FILE_RETRY_DELAY_MS,
+      maxBytes: config.FILE_MAX_BYTES,
+      cacheTtlMs: config.FILE_CACHE_TTL_MS
+    }),
     kubernetes: createKubernetesClient({
       timeoutMs: config.KUBE_TIMEOUT_MS,
       connect: () => resolveConnection({

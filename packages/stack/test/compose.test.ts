@@ -79,3 +79,12 @@ describe('the npm start wiring', () => {
     }
   })
 })
+
+describe('README.md', () => {
+  it('lists every configuration variable of every package', () => {
+    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8')
+    for (const name of NAMES) {
+      for (const variable of Object.keys(SCHEMAS[name].properties)) expect(readme, `${name}: ${variable}`).toContain(`\`${variable}\``)
+    }
+  })
+})

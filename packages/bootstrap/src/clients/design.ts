@@ -1,7 +1,6 @@
 // Fetches a site design from its design_ref (spec/bootstrap.md §6.3): `deckhand+http(s)://` is the store's
 // rendered documents, read with the service's identity; plain http(s) is a YAML file rendered here.
-import { parseAllDocuments } from 'yaml'
-import { createHttpClient, DownstreamError, type CallContext, type ServiceTokenSource } from '@slipway/common'
+import { createHttpClient, DownstreamError, parseYamlDocuments, YamlError, type CallContext, type ServiceTokenSource } from '@slipway/common'
 import type { Dispatcher } from 'undici'
 import { DesignError, prepareLocalDesign, type DesignDocument } from '../domain/documents.ts'
 
@@ -12,22 +11,14 @@ export interface DesignFetcherOptions {
   dispatcher?: Dispatcher
 }
 
-/** Parses multi-document YAML with a bound on aliases; empty documents are skipped. */
+/** Parses multi-document YAML (PyYAML's 1.1 semantics) with a bound on aliases; empty documents are skipped. */
 export function parseDesignYaml (text: string): unknown[] {
-  const docs = parseAllDocuments(text, { version: '1.1', maxAliasCount: 1000 } as Parameters<typeof parseAllDocuments>[1])
-  const list = Array.isArray(docs) ? docs : [docs]
-  const values: unknown[] = []
-  for (const doc of list) {
-    if (doc.errors.length > 0) throw new DesignError(`The design is not valid YAML: ${doc.errors[0]?.message ?? 'parse error'}`, 'InvalidFormatError')
-    let value: unknown
-    try {
-      value = doc.toJS({ maxAliasCount: 1000 })
-    } catch (error) {
-      throw new DesignError(`The design is not valid YAML: ${(error as Error).message}`, 'InvalidFormatError')
-    }
-    if (value !== null && value !== undefined) values.push(value)
+  try {
+    return parseYamlDocuments(text)
+  } catch (error) {
+    if (error instanceof YamlError) throw new DesignError(`The design is not valid YAML: ${error.message}`, 'InvalidFormatError')
+    throw error
   }
-  return values
 }
 
 /** The documents behind `designRef`; fetch failures are DownstreamError('store'), design defects DesignError. */

@@ -4,7 +4,7 @@
 import { stringify as stringifyYaml } from 'yaml'
 import { DesignError, dataAt, indexDesign, requireDataAt, type DesignDocument, type DesignIndex } from './documents.ts'
 import type { JoinParams } from './join-params.ts'
-import { tarGz, type TarEntry } from './tar.ts'
+import { ArchiveError, tarGz, tarMember, type TarEntry } from './tar.ts'
 
 /** Encryption was asked for by the design but cannot be done here (500, spec §6.10). */
 export class EncryptionError extends Error {
@@ -17,10 +17,6 @@ export class EncryptionError extends Error {
 /** Single-quotes a value for bash: nothing inside can expand or end the word. */
 export function shellQuote (value: string): string {
   return `'${value.replace(/'/g, "'\\''")}'`
-}
-
-function strings (value: unknown): string[] {
-  return Array.isArray(value) ? value.map(String) : []
 }
 
 function record (value: unknown): Record<string, unknown> {
@@ -76,27 +72,171 @@ function kubeconfig (port: number, ca: string, user: string, cert: string, key: 
 interface Packages { keys: string[], packages: string[], repositories: string[] }
 
 function packagesOf (hostSystem: DesignDocument, role: 'common' | 'join'): Packages {
-  const group = record(dataAt(hostSystem, `packages.${role}`))
+  const base = `packages.${role}`
+  const textList = (path: string): string[] => {
+    const value = dataAt(hostSystem, `${base}.${path}`)
+    if (value === undefined) return []
+    if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw new DesignError(`${where(hostSystem, `${base}.${path}`)} must be a list of strings`)
+    return value as string[]
+  }
+  const required = Object.entries(record(dataAt(hostSystem, `${base}.required`))).map(([key, value]) => {
+    if (typeof value !== 'string') throw new DesignError(`${where(hostSystem, `${base}.required.${key}`)} must be a package name`)
+    return value
+  })
   return {
-    keys: strings(group.keys),
-    repositories: strings(group.repositories),
-    packages: [...Object.values(record(group.required)).map(String), ...strings(group.additional)]
+    // keys travel base64-encoded and packages single-quoted, so any text is safe there; sources are lines of a file
+    keys: textList('keys'),
+    repositories: lines(hostSystem, `${base}.repositories`),
+    packages: [...required, ...textList('additional')]
   }
 }
 
+// a value written into a config line (resolv.conf, chrony.conf, /etc/hosts, haproxy.cfg, apt sources):
+// one word, so that no newline, quote or blank can start another directive
+const WORD = /^[^\s"'\\`$;]+$/
+const LINE = /^[^\n\r\0"\\]*$/
+const DNS_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?)*$/
+
+function where (doc: DesignDocument, path: string): string {
+  return `Document ${doc.schema} ${doc.metadata.name}: data.${path}`
+}
+
+/** A single word (an address, a host name, a port) from the design, or a DesignError naming its place. */
+function word (doc: DesignDocument, path: string, value: unknown): string {
+  if ((typeof value !== 'string' && typeof value !== 'number') || !WORD.test(String(value))) {
+    throw new DesignError(`${where(doc, path)} must be a single word without blanks, quotes or control characters`)
+  }
+  return String(value)
+}
+
+function words (doc: DesignDocument, path: string): string[] {
+  const value = dataAt(doc, path)
+  if (value === undefined) return []
+  if (!Array.isArray(value)) throw new DesignError(`${where(doc, path)} must be a list`)
+  return value.map((item, i) => word(doc, `${path}[${i}]`, item))
+}
+
+/** A list of strings that are written as whole lines (apt repositories, kubelet arguments). */
+function lines (doc: DesignDocument, path: string): string[] {
+  const value = dataAt(doc, path)
+  if (value === undefined) return []
+  if (!Array.isArray(value)) throw new DesignError(`${where(doc, path)} must be a list`)
+  return value.map((item, i) => {
+    if (typeof item !== 'string' || !LINE.test(item)) throw new DesignError(`${where(doc, `${path}[${i}]`)} must be a string on one line, without quotes or backslashes`)
+    return item
+  })
+}
+
+function port (doc: DesignDocument, path: string): number {
+  const value = requireDataAt(doc, path)
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 65535) throw new DesignError(`${where(doc, path)} must be a port number (1-65535)`)
+  return value
+}
+
+/** systemd Environment= value: `%` starts a specifier there, so it is doubled. */
+function systemdValue (value: string): string {
+  return value.replaceAll('%', '%%')
+}
+
+/** no_proxy as the node uses it (spec §6.8): the site's list, then the cluster's own names. */
+function noProxyOf (network: DesignDocument, proxyUrl: string, clusterDomain: string): string {
+  if (proxyUrl === '') return ''
+  return [...words(network, 'proxy.additional_no_proxy'), '127.0.0.1', 'localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', `kubernetes.default.svc.${clusterDomain}`].join(',')
+}
+
+function proxyUrlOf (network: DesignDocument): string {
+  const value = dataAt(network, 'proxy.url')
+  if (value === undefined) return ''
+  const url = word(network, 'proxy.url', value)
+  if (!/^https?:\/\/[^/]/.test(url)) throw new DesignError(`${where(network, 'proxy.url')} must be an http(s) URL`)
+  return url
+}
+
+function clusterDomainOf (network: DesignDocument, kubeadm: boolean): string {
+  const value = dataAt(network, 'dns.cluster_domain') ?? (kubeadm ? 'cluster.local' : requireDataAt(network, 'dns.cluster_domain'))
+  if (typeof value !== 'string' || !DNS_NAME.test(value)) throw new DesignError(`${where(network, 'dns.cluster_domain')} must be a DNS name`)
+  return value
+}
+
+/** Bytes fetched from HostSystem `url` and `tar_url` sources, by URL (the route fetches them first). */
+export type RemoteFiles = Map<string, Buffer>
+
+const SOURCE_KEYS = ['content', 'symlink', 'url', 'tar_url'] as const
+
+/** The URLs a design's HostSystem files are fetched from (spec §6.8); each must be http(s). */
+export function remoteFileUrls (documents: DesignDocument[]): string[] {
+  const hostSystem = documents.find((d) => d.schema === 'promenade/HostSystem/v1')
+  const files = dataAt(hostSystem, 'files')
+  const urls = new Set<string>()
+  for (const [i, item] of (Array.isArray(files) ? files : []).entries()) {
+    const file = record(item)
+    for (const key of ['url', 'tar_url'] as const) {
+      const value = file[key]
+      if (value === undefined) continue
+      if (typeof value !== 'string' || !/^https?:\/\/[^/\s]+/.test(value)) {
+        throw new DesignError(`${where(hostSystem as DesignDocument, `files[${i}].${key}`)} must be an http(s) URL`)
+      }
+      urls.add(value)
+    }
+  }
+  return [...urls]
+}
+
+/** HostSystem `files` as archive entries: content, symlink, a fetched url, or one member of a fetched tarball. */
+function hostSystemFiles (hostSystem: DesignDocument, remote: RemoteFiles): TarEntry[] {
+  const files = dataAt(hostSystem, 'files')
+  if (files !== undefined && !Array.isArray(files)) throw new DesignError(`${where(hostSystem, 'files')} must be a list`)
+  return (files as unknown[] ?? []).map((item, i) => {
+    const file = record(item)
+    const at = (key: string): string => where(hostSystem, `files[${i}].${key}`)
+    const path = file.path
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
+    if (typeof path !== 'string' || !path.startsWith('/') || path.split('/').includes('..') || /[\u0000-\u001f]/.test(path) || path === '/') {
+      throw new DesignError(`${at('path')} must be an absolute file path without '..' or control characters`)
+    }
+    const mode = file.mode ?? 0o644
+    if (typeof mode !== 'number' || !Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new DesignError(`${at('mode')} must be a file mode (0-4095, YAML 0755 is 493)`)
+    const sources = SOURCE_KEYS.filter((key) => file[key] !== undefined)
+    if (sources.length !== 1) throw new DesignError(`${where(hostSystem, `files[${i}]`)} (${path}) needs exactly one of content, symlink, url or tar_url`)
+    const entry = { path: path.slice(1), mode }
+    if (file.content !== undefined) {
+      if (typeof file.content !== 'string') throw new DesignError(`${at('content')} must be a string`)
+      return { ...entry, content: file.content }
+    }
+    if (file.symlink !== undefined) {
+      if (typeof file.symlink !== 'string' || file.symlink === '') throw new DesignError(`${at('symlink')} must be a path`)
+      return { ...entry, symlink: file.symlink }
+    }
+    const url = String(file.url ?? file.tar_url)
+    const bytes = remote.get(url)
+    if (bytes === undefined) throw new DesignError(`${at(file.url === undefined ? 'tar_url' : 'url')}: ${url} was not fetched`)
+    if (file.url !== undefined) return { ...entry, content: bytes }
+    if (typeof file.tar_path !== 'string' || file.tar_path === '') throw new DesignError(`${at('tar_path')} must name the member of ${url} to use`)
+    let member: Buffer | undefined
+    try {
+      member = tarMember(bytes, file.tar_path)
+    } catch (error) {
+      throw new DesignError(`${at('tar_url')}: ${url} is ${(error as Error).message}`)
+    }
+    if (member === undefined) throw new DesignError(`${at('tar_path')}: ${url} has no file ${file.tar_path}`)
+    return { ...entry, content: member }
+  })
+}
+
 /** The payload files for this node, in archive order (spec §6.8). */
-export function payloadFiles (design: DesignIndex, params: JoinParams, joinIps: string[]): TarEntry[] {
+export function payloadFiles (design: DesignIndex, params: JoinParams, joinIps: string[], remote: RemoteFiles = new Map()): TarEntry[] {
   const hostSystem = design.require('promenade/HostSystem/v1')
   const network = design.require('promenade/KubernetesNetwork/v1')
   const docker = design.require('promenade/Docker/v1')
   const kubelet = design.require('promenade/Kubelet/v1')
   const kubeadm = params.dynamicLabels.includes('kubeadm=enabled')
-  const serviceIp = String(requireDataAt(network, 'dns.service_ip'))
-  const clusterDomain = String(dataAt(network, 'dns.cluster_domain') ?? (kubeadm ? 'cluster.local' : requireDataAt(network, 'dns.cluster_domain')))
-  const haproxyPort = Number(requireDataAt(network, 'kubernetes.haproxy_port'))
-  const apiserverPort = Number(requireDataAt(network, 'kubernetes.apiserver_port'))
+  const serviceIp = word(network, 'dns.service_ip', requireDataAt(network, 'dns.service_ip'))
+  const clusterDomain = clusterDomainOf(network, kubeadm)
+  const haproxyPort = port(network, 'kubernetes.haproxy_port')
+  const apiserverPort = port(network, 'kubernetes.apiserver_port')
   const dockerConfig = requireDataAt(docker, 'config')
-  const haproxyImage = String(requireDataAt(hostSystem, 'images.haproxy'))
+  if (!isObject(dockerConfig)) throw new DesignError(`${where(docker, 'config')} must be a mapping`)
+  const haproxyImage = word(hostSystem, 'images.haproxy', requireDataAt(hostSystem, 'images.haproxy'))
   const helmImage = String(dataAt(hostSystem, 'images.helm.helm') ?? '')
   const clusterCa = pem(design, 'deckhand/CertificateAuthority/v1', 'kubernetes')
   const kubeletCa = design.find('deckhand/CertificateAuthority/v1', 'kubelet') === undefined ? clusterCa : pem(design, 'deckhand/CertificateAuthority/v1', 'kubelet')
@@ -106,17 +246,19 @@ export function payloadFiles (design: DesignIndex, params: JoinParams, joinIps: 
   const nodeKey = pem(design, 'deckhand/CertificateKey/v1', `kubelet-${params.hostname}`)
   if (joinIps.length === 0) throw new DesignError('Could not find join IPs')
 
-  const proxyUrl = String(dataAt(network, 'proxy.url') ?? '')
-  const noProxy = proxyUrl === ''
-    ? ''
-    : [...strings(dataAt(network, 'proxy.additional_no_proxy')), '127.0.0.1', 'localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', `kubernetes.default.svc.${clusterDomain}`].join(',')
-  const proxyConf = `[Service]\nEnvironment="HTTP_PROXY=${proxyUrl}"\nEnvironment="HTTPS_PROXY=${proxyUrl}"\nEnvironment="NO_PROXY=${noProxy}"\n`
+  const proxyUrl = proxyUrlOf(network)
+  const noProxy = noProxyOf(network, proxyUrl, clusterDomain)
+  const proxyConf = `[Service]\nEnvironment="HTTP_PROXY=${systemdValue(proxyUrl)}"\nEnvironment="HTTPS_PROXY=${systemdValue(proxyUrl)}"\nEnvironment="NO_PROXY=${systemdValue(noProxy)}"\n`
 
-  const hostsEntries = (Array.isArray(dataAt(network, 'hosts_entries')) ? dataAt(network, 'hosts_entries') as unknown[] : [])
-    .map((entry) => { const e = record(entry); return `${String(e.ip)} ${strings(e.names).join(' ')}` })
+  const entries = dataAt(network, 'hosts_entries')
+  const hostsEntries = (Array.isArray(entries) ? entries : []).map((entry, i) => {
+    const e = record(entry)
+    const names = Array.isArray(e.names) ? e.names.map((name, j) => word(network, `hosts_entries[${i}].names[${j}]`, name)) : []
+    return [word(network, `hosts_entries[${i}].ip`, e.ip), ...names].join(' ')
+  })
   const kubeletArgs = kubeadm
-    ? strings(dataAt(design.require('armada/Chart/v1', 'kubernetes-kubeadm'), 'values.kubelet.arguments'))
-    : strings(dataAt(kubelet, 'arguments'))
+    ? lines(design.require('armada/Chart/v1', 'kubernetes-kubeadm'), 'values.kubelet.arguments')
+    : lines(kubelet, 'arguments')
   const extraArgs = [`--hostname-override=${params.hostname}`, `--node-ip=${params.ip}`,
     ...(params.staticLabels.length > 0 ? [`--node-labels=${params.staticLabels.join(',')}`] : []), ...kubeletArgs]
   for (const arg of extraArgs) {
@@ -159,8 +301,8 @@ export function payloadFiles (design: DesignIndex, params: JoinParams, joinIps: 
 
   const files: TarEntry[] = [
     { path: 'etc/hosts', mode: 0o644, content: ['# managed by the Slipway bootstrap service', '127.0.0.1 localhost', `${params.externalIp} ${params.hostname}.${params.domain} ${params.hostname}`, ...hostsEntries, ''].join('\n') },
-    { path: 'etc/resolv.conf', mode: 0o644, content: ['options timeout:1 attempts:1', `search ${params.domain}`, '', `nameserver ${serviceIp}`, ...strings(dataAt(network, 'dns.upstream_servers')).map((s) => `nameserver ${s}`), ''].join('\n') },
-    { path: 'etc/chrony/chrony.conf', mode: 0o644, content: ['keyfile /etc/chrony/chrony.keys', 'driftfile /var/lib/chrony/chrony.drift', 'logdir /var/log/chrony', 'maxupdateskew 100.0', 'rtcsync', 'makestep 1 3', ...strings(dataAt(network, 'ntp.servers')).map((s) => `server ${s} iburst`), 'allow 127.0.0.0/8', ''].join('\n') },
+    { path: 'etc/resolv.conf', mode: 0o644, content: ['options timeout:1 attempts:1', `search ${params.domain}`, '', `nameserver ${serviceIp}`, ...words(network, 'dns.upstream_servers').map((s) => `nameserver ${s}`), ''].join('\n') },
+    { path: 'etc/chrony/chrony.conf', mode: 0o644, content: ['keyfile /etc/chrony/chrony.keys', 'driftfile /var/lib/chrony/chrony.drift', 'logdir /var/log/chrony', 'maxupdateskew 100.0', 'rtcsync', 'makestep 1 3', ...words(network, 'ntp.servers').map((s) => `server ${s} iburst`), 'allow 127.0.0.0/8', ''].join('\n') },
     { path: 'etc/docker/daemon.json', mode: 0o644, content: JSON.stringify(dockerConfig, null, 2) + '\n' },
     { path: 'etc/systemd/system/docker.service.d/http-proxy.conf', mode: 0o644, content: proxyConf },
     { path: 'etc/systemd/system/containerd.service.d/http-proxy.conf', mode: 0o644, content: proxyConf },
@@ -186,16 +328,7 @@ export function payloadFiles (design: DesignIndex, params: JoinParams, joinIps: 
     { path: 'usr/local/bin/promenade-teardown', mode: 0o755, content: TEARDOWN },
     { path: 'usr/local/bin/debug-report.sh', mode: 0o755, content: DEBUG_REPORT }
   ]
-  const hostFiles = dataAt(hostSystem, 'files')
-  for (const item of Array.isArray(hostFiles) ? hostFiles : []) {
-    const file = record(item)
-    const path = String(file.path ?? '')
-    if (!path.startsWith('/') || path.includes('..')) throw new DesignError(`HostSystem file path '${path}' must be absolute and free of '..'`)
-    const mode = typeof file.mode === 'number' ? file.mode : 0o644
-    if (typeof file.content === 'string') files.push({ path: path.slice(1), mode, content: file.content })
-    else if (typeof file.symlink === 'string') files.push({ path: path.slice(1), mode, symlink: file.symlink })
-    else throw new DesignError(`HostSystem file ${path}: only content and symlink files are supported (url/tar_url are not fetched by this service)`)
-  }
+  files.push(...hostSystemFiles(hostSystem, remote))
   return files
 }
 
@@ -255,7 +388,7 @@ rm -rf "$DIR"
 `
 
 /** Everything the script needs from the design and parameters, checked before any text is produced. */
-export function buildJoinScript (documents: DesignDocument[], params: JoinParams, joinIps: string[], now = new Date()): string {
+export function buildJoinScript (documents: DesignDocument[], params: JoinParams, joinIps: string[], options: { remote?: RemoteFiles, now?: Date } = {}): string {
   if (documents.some((d) => d.schema === 'promenade/KubernetesNode/v1')) {
     throw new DesignError('Existing KubernetesNode documents found', 'ExistingKubernetesNodeDocumentError')
   }
@@ -267,7 +400,13 @@ export function buildJoinScript (documents: DesignDocument[], params: JoinParams
   }
   const hostSystem = design.require('promenade/HostSystem/v1')
   const network = design.require('promenade/KubernetesNetwork/v1')
-  const archive = tarGz(payloadFiles(design, params, joinIps), now).toString('base64')
+  let archive: string
+  try {
+    archive = tarGz(payloadFiles(design, params, joinIps, options.remote), options.now).toString('base64')
+  } catch (error) {
+    if (error instanceof ArchiveError) throw new DesignError(`HostSystem files: ${error.message}`)
+    throw error
+  }
   const common = packagesOf(hostSystem, 'common')
   const join = packagesOf(hostSystem, 'join')
   const keys = [...common.keys, ...join.keys]
@@ -275,8 +414,9 @@ export function buildJoinScript (documents: DesignDocument[], params: JoinParams
   const units = record(dataAt(hostSystem, 'systemd_units'))
   const unitCommands = ['enable', 'start', 'stop', 'disable', 'mask'].flatMap((action) =>
     Object.entries(units).filter(([, flags]) => record(flags)[action] === true).map(([unit]) => `systemctl ${action} ${shellQuote(unit)}`))
-  const proxyUrl = String(dataAt(network, 'proxy.url') ?? '')
-  const dnsChecks = strings(dataAt(network, 'dns.bootstrap_validation_checks'))
+  const proxyUrl = proxyUrlOf(network)
+  const noProxy = noProxyOf(network, proxyUrl, clusterDomainOf(network, params.dynamicLabels.includes('kubeadm=enabled')))
+  const dnsChecks = words(network, 'dns.bootstrap_validation_checks')
   const lines: string[] = [
     '#!/usr/bin/env bash',
     `# Join script for node ${params.hostname}, generated by the Slipway bootstrap service.`,
@@ -380,7 +520,7 @@ export function buildJoinScript (documents: DesignDocument[], params: JoinParams
     '',
     `export http_proxy=${shellQuote(proxyUrl)}`,
     `export https_proxy=${shellQuote(proxyUrl)}`,
-    `export no_proxy=${shellQuote(proxyUrl === '' ? '' : [...strings(dataAt(network, 'proxy.additional_no_proxy')), '127.0.0.1', 'localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'].join(','))}`,
+    `export no_proxy=${shellQuote(noProxy)}`,
     'if [ -n "$http_proxy" ]; then',
     '  printf \'Acquire::http::proxy "%s";\\nAcquire::https::proxy "%s";\\n\' "$http_proxy" "$https_proxy" > /etc/apt/apt.conf.d/50proxyconf',
     'fi',

@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify'
 import { ApiError, BadRequestError, DownstreamError } from '@slipway/common'
 import { ParamError, parseJoinParams } from '../domain/join-params.ts'
 import { DesignError } from '../domain/documents.ts'
-import { buildJoinScript, EncryptionError } from '../domain/join-script.ts'
+import { buildJoinScript, EncryptionError, remoteFileUrls } from '../domain/join-script.ts'
 import type { DesignFetcher } from '../clients/design.ts'
 import type { KubernetesClient } from '../clients/kubernetes.ts'
+import type { FileSources } from '../clients/file-sources.ts'
 
 const PARAM_ERROR_TYPE = { missing: 'HTTPMissingParam', invalid: 'HTTPInvalidParam', format: 'InvalidFormatError' } as const
 const NODE_FORMAT_PARAMS = new Set(['hostname', 'ip', 'external_ip'])
@@ -24,13 +25,14 @@ export function joinScriptError (error: unknown): unknown {
   return error
 }
 
-export async function joinScriptRoutes (app: FastifyInstance, options: { fetchDesign: DesignFetcher, kubernetes: KubernetesClient }): Promise<void> {
+export async function joinScriptRoutes (app: FastifyInstance, options: { fetchDesign: DesignFetcher, fetchFiles: FileSources, kubernetes: KubernetesClient }): Promise<void> {
   app.get('/join-scripts', { config: { policy: 'kubernetes_provisioner:get_join_scripts' } }, async (request, reply) => {
     try {
       const params = parseJoinParams(request.query as Record<string, string | string[]>)
       const documents = await options.fetchDesign(params.designRef, request.ctx, request.ctx.token)
       const joinIps = await options.kubernetes.apiServerIps()
-      const script = buildJoinScript(documents, params, joinIps)
+      const remote = await options.fetchFiles(remoteFileUrls(documents), request.ctx)
+      const script = buildJoinScript(documents, params, joinIps, { remote })
       request.log.info({ hostname: params.hostname, bytes: script.length }, 'join script generated')
       return await reply.type('text/x-shellscript').send(script)
     } catch (error) {

@@ -8,6 +8,7 @@ import { createPolicy, staticServiceToken } from '@slipway/common'
 import { testAuthenticator } from '@slipway/common/testing'
 import { buildApp } from '../../src/app.ts'
 import { createDesignFetcher, parseDesignYaml } from '../../src/clients/design.ts'
+import { createFileSources } from '../../src/clients/file-sources.ts'
 import { prepareLocalDesign } from '../../src/domain/documents.ts'
 import { stringify as stringifyYaml } from 'yaml'
 import { createKubernetesClient, KubernetesConfigError, type KubernetesClient } from '../../src/clients/kubernetes.ts'
@@ -104,6 +105,7 @@ export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?:
     policy: createPolicy(POLICY_DEFAULTS),
     logger: false,
     fetchDesign: createDesignFetcher({ timeoutMs: 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken(SERVICE_TOKEN) }),
+    fetchFiles: createFileSources({ timeoutMs: 2000, attempts: 3, retryDelayMs: 10, maxBytes: 1024 * 1024, cacheTtlMs: 60_000 }),
     kubernetes: options.kubernetes ?? createKubernetesClient({
       timeoutMs: options.kubeTimeoutMs ?? 2000,
       connect: () => {
@@ -114,4 +116,17 @@ export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?:
   })
   onTestFinished(async () => { await app.close() })
   return app
+}
+
+/** A design server for `design`, the cluster of spec §11 and the app; href is plain http, deckhandRef the store path. */
+export async function setupJoin (design = exampleDesign()) {
+  const store = await startDesignServer(design)
+  const kube = await startKube(clusterNodes())
+  const app = await buildTestApp({ kubeUrl: kube.url })
+  return { app, store, kube, href: `${store.url}/site.yaml`, deckhandRef: `deckhand+${store.url}/api/v1.0/revisions/1/rendered-documents` }
+}
+
+/** The join-scripts URL for these query parameters (repeated names allowed). */
+export function joinUrl (params: Array<[string, string]>): string {
+  return '/api/v1.0/join-scripts?' + new URLSearchParams(params).toString()
 }

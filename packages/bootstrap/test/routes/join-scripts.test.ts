@@ -1,21 +1,13 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { AUTH, TEST_TOKENS } from '@slipway/common/testing'
-import { buildTestApp, clusterNodes, exampleDesign, startDesignServer, startKube } from '../helpers/servers.ts'
+import { buildTestApp, clusterNodes, exampleDesign, joinUrl, setupJoin, startDesignServer, startKube } from '../helpers/servers.ts'
 import { bashSyntax, HAS_SHELLCHECK, payloadOf, shellcheck } from '../helpers/script.ts'
 
 if (!HAS_SHELLCHECK) console.warn('bootstrap tests: shellcheck is not installed; the shellcheck checks are reported as skipped')
 
-async function setup (design = exampleDesign()) {
-  const store = await startDesignServer(design)
-  const kube = await startKube(clusterNodes())
-  const app = await buildTestApp({ kubeUrl: kube.url })
-  return { app, store, kube, href: `${store.url}/site.yaml`, deckhandRef: `deckhand+${store.url}/api/v1.0/revisions/1/rendered-documents` }
-}
-
-function url (params: Array<[string, string]>): string {
-  return '/api/v1.0/join-scripts?' + new URLSearchParams(params).toString()
-}
+const setup = setupJoin
+const url = joinUrl
 
 const N1 = (ref: string): Array<[string, string]> => [
   ['design_ref', ref], ['hostname', 'n1'], ['ip', '192.168.77.11'], ['domain', 'example.local'],

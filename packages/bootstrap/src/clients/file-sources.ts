@@ -1,0 +1,90 @@
+// Fetches the bytes behind HostSystem `url` / `tar_url` files (spec/bootstrap.md §6.8): bounded retries with
+// linear back-off, a size limit, and an in-memory cache (upstream keeps them 72 h) so that each node's join
+// does not download the same tarball again.
+import { request, type Dispatcher } from 'undici'
+import { DownstreamError, type CallContext } from '@slipway/common'
+import type { RemoteFiles } from '../domain/join-script.ts'
+
+export interface FileSourceOptions {
+  timeoutMs: number
+  /** Attempts per URL, the first included. */
+  attempts: number
+  retryDelayMs: number
+  maxBytes: number
+  cacheTtlMs: number
+  /** Largest number of URLs kept in the cache; the oldest goes first. */
+  cacheEntries?: number
+  dispatcher?: Dispatcher
+}
+
+class RetryableFetchError extends Error {}
+
+export function createFileSources (options: FileSourceOptions) {
+  const cache = new Map<string, { bytes: Buffer, fetchedAt: number }>()
+  const maxEntries = options.cacheEntries ?? 32
+
+  async function once (url: string, ctx: CallContext): Promise<Buffer> {
+    const headers: Record<string, string> = {}
+    if (ctx.contextMarker !== undefined) headers['x-context-marker'] = ctx.contextMarker
+    let response: Dispatcher.ResponseData
+    try {
+      response = await request(url, {
+        headers,
+        dispatcher: options.dispatcher,
+        signal: AbortSignal.timeout(options.timeoutMs),
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs
+      })
+    } catch (error) {
+      throw new RetryableFetchError(`${url} could not be fetched (${(error as { code?: string }).code ?? (error as Error).name})`)
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    try {
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length
+        if (size > options.maxBytes) {
+          response.body.destroy()
+          throw new DownstreamError('file source', `${url} is larger than ${options.maxBytes} bytes`, { statusCode: 502 })
+        }
+        chunks.push(chunk as Buffer)
+      }
+    } catch (error) {
+      if (error instanceof DownstreamError) throw error
+      throw new RetryableFetchError(`${url} broke off while being read`)
+    }
+    // a 5xx may pass; a 4xx names a file the server does not have, which retrying will not change
+    if (response.statusCode >= 500) throw new RetryableFetchError(`${url} answered ${response.statusCode}`)
+    if (response.statusCode !== 200) throw new DownstreamError('file source', `${url} answered ${response.statusCode}`, { statusCode: 502, upstreamStatus: response.statusCode })
+    return Buffer.concat(chunks)
+  }
+
+  async function fetchOne (url: string, ctx: CallContext): Promise<Buffer> {
+    const cached = cache.get(url)
+    if (cached !== undefined && Date.now() - cached.fetchedAt < options.cacheTtlMs) return cached.bytes
+    let last = ''
+    for (let attempt = 1; attempt <= options.attempts; attempt++) {
+      try {
+        const bytes = await once(url, ctx)
+        cache.delete(url)
+        cache.set(url, { bytes, fetchedAt: Date.now() })
+        while (cache.size > maxEntries) cache.delete(cache.keys().next().value as string)
+        return bytes
+      } catch (error) {
+        if (!(error instanceof RetryableFetchError)) throw error
+        last = error.message
+        if (attempt < options.attempts) await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs * attempt))
+      }
+    }
+    throw new DownstreamError('file source', `${last} (gave up after ${options.attempts} attempts)`, { statusCode: 502 })
+  }
+
+  /** The bytes of every URL; the first failure is a 502 DownstreamError naming the URL. */
+  return async function fetchFiles (urls: string[], ctx: CallContext): Promise<RemoteFiles> {
+    const files: RemoteFiles = new Map()
+    for (const url of urls) files.set(url, await fetchOne(url, ctx))
+    return files
+  }
+}
+
+export type FileSources = ReturnType<typeof createFileSources>
