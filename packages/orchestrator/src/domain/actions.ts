@@ -37,12 +37,77 @@ export function targetNodesOf (value: unknown): string[] | undefined {
   return list as string[]
 }
 
-export function createActions (deps: { repos: Repositories, engine: EngineClient, store: StoreClient, notes: Notes, designRef: (revisionId: number) => string }) {
-  const { repos, engine, store } = deps
+/** The database lock held while a site action is checked and started. */
+export const SITE_ACTION_LOCK = 'site_action_start'
 
-  async function runValidators (kind: (typeof ACTIONS)[string], input: CreateActionInput, allowIntermediate: boolean, v: Versions, ctx: RequestContext): Promise<void> {
+export function createActions (deps: {
+  repos: Repositories
+  engine: EngineClient
+  store: StoreClient
+  notes: Notes
+  designRef: (revisionId: number) => string
+  /** Lease of the site-action lock, in seconds (a holder that died stops blocking after it). */
+  startLeaseS?: number
+}) {
+  const { repos, engine, store } = deps
+  const startLease = deps.startLeaseS ?? 60
+  let queue: Promise<unknown> = Promise.resolve()
+
+  /**
+   * Runs `work` alone: after every earlier call of this process has finished, and holding the site-action lock of
+   * the database against other orchestrators (waited for up to its lease, then 409 as the configdocs lock answers).
+   */
+  async function oneAtATime<T> (ctx: RequestContext, work: () => Promise<T>): Promise<T> {
+    const mine = queue.then(async () => {
+      const deadline = Date.now() + startLease * 1000
+      for (;;) {
+        const lock = await repos.locks.acquire({ id: newUlid(), lock_type: SITE_ACTION_LOCK, user: ctx.user ?? 'unknown', reference_id: ctx.contextMarker, leaseS: startLease, now: new Date() })
+        if (lock !== undefined) {
+          try {
+            return await work()
+          } finally {
+            await repos.locks.release(lock.id)
+          }
+        }
+        if (Date.now() > deadline) {
+          throw new ConflictError('Blocked by another process', `Another orchestrator is starting a site action (lock ${SITE_ACTION_LOCK}); try again`)
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    })
+    queue = mine.catch(() => undefined)
+    return await mine
+  }
+
+  const checking = new Map<string, Promise<ValidationMessage[]>>()
+
+  /**
+   * The deployment documents' messages for a revision. Requests that ask while a check of the same revision is
+   * under way share it: a burst of creates renders the site once, not once each.
+   */
+  async function deploymentMessages (revision: number, mode: 'full' | 'basic', ctx: RequestContext): Promise<ValidationMessage[]> {
+    const key = `${revision}/${mode}`
+    const running = checking.get(key)
+    if (running !== undefined) return await running
+    const check = (async () => {
+      const render = await store.rendered(revision, false, ctx)
+      return render.ok
+        ? checkDeploymentConfiguration(parseDocuments(render.text), mode)
+        : [{ kind: 'ValidationMessage' as const, name: 'DocumentLookupError', error: true, message: `The committed documents could not be rendered (${render.status})`, level: 'Error', documents: [], diagnostic: null }]
+    })()
+    checking.set(key, check)
+    try {
+      return await check
+    } finally {
+      checking.delete(key)
+    }
+  }
+
+  /** The pre-run validators of `kind` in `phase`: `independent` ones first, the `exclusive` in-progress check last. */
+  async function runValidators (kind: (typeof ACTIONS)[string], input: CreateActionInput, allowIntermediate: boolean, v: Versions, ctx: RequestContext, phase: 'independent' | 'exclusive'): Promise<void> {
     for (const validator of kind.validators) {
       if (validator === 'target-nodes') continue // checked before anything is stored
+      if ((validator === 'no-site-action-running') !== (phase === 'exclusive')) continue
       if (validator === 'committed-revision' && v.committed === undefined) {
         throw new PreRunFailure('No committed configdocs', 'Unable to locate a committed revision in the document store; commit configuration documents first.')
       }
@@ -54,10 +119,7 @@ export function createActions (deps: { repos: Repositories, engine: EngineClient
         }
       }
       if ((validator === 'deployment-basic' || validator === 'deployment-full') && v.committed !== undefined) {
-        const render = await store.rendered(v.committed, false, ctx)
-        const messages = render.ok
-          ? checkDeploymentConfiguration(parseDocuments(render.text), validator === 'deployment-full' ? 'full' : 'basic')
-          : [{ kind: 'ValidationMessage' as const, name: 'DocumentLookupError', error: true, message: `The committed documents could not be rendered (${render.status})`, level: 'Error', documents: [], diagnostic: null }]
+        const messages = await deploymentMessages(v.committed, validator === 'deployment-full' ? 'full' : 'basic', ctx)
         const errors = messages.filter((m) => m.error)
         const continueOnFail = String(input.parameters['continue-on-fail'] ?? '').toLowerCase() === 'true'
         if (errors.length > 0 && !continueOnFail) {
@@ -74,7 +136,8 @@ export function createActions (deps: { repos: Repositories, engine: EngineClient
   }
 
   async function create (input: CreateActionInput, allowIntermediate: boolean, ctx: RequestContext) {
-    const kind = ACTIONS[input.name]
+    // own keys only: a name like `constructor` is no action (and no policy rule)
+    const kind = Object.hasOwn(ACTIONS, input.name) ? ACTIONS[input.name] : undefined
     if (kind === undefined) throw new BadRequestError('Unable to start action', `Unsupported Action: ${input.name}`)
     ctx.authorize(`workflow_orchestrator:action_${input.name}`)
     const parameters = { ...input.parameters }
@@ -113,8 +176,41 @@ export function createActions (deps: { repos: Repositories, engine: EngineClient
       committed_rev_id: record.committed_rev_id,
       allow_intermediate_commits: allowIntermediate
     }
+    /** Starts the run (run id = action id) and saves the action in the same step. */
+    const trigger = async (): Promise<EngineRun> => {
+      let started: EngineRun
+      try {
+        const dag = await engine.dag(kind.dagId, ctx)
+        if (dag.is_paused) {
+          // Airflow creates DAGs paused; unpause unless a run of it was paused on purpose (an action is Paused)
+          const inProgress = (await engine.runs({ dagIds: [kind.dagId] }, ctx)).some((r) => r.state === 'queued' || r.state === 'running')
+          if (!inProgress) await engine.setPaused(kind.dagId, false, ctx)
+        }
+        started = await engine.trigger(kind.dagId, id, {
+          action: { id, name: record.name, parameters, dag_id: kind.dagId, user: record.user, context_marker: record.context_marker, committed_rev_id: record.committed_rev_id, timestamp: entity.timestamp },
+          design_ref: record.committed_rev_id === null ? null : deps.designRef(record.committed_rev_id)
+        }, ctx)
+      } catch (error) {
+        if (error instanceof DownstreamError || error instanceof NotFoundError || error instanceof ConflictError) {
+          throw new ServiceUnavailableError('Unable to complete request to Airflow', error.reason, { cause: error })
+        }
+        throw error
+      }
+      await repos.actions.insert({ ...record, dag_execution_date: started.logical_date ?? started.run_after ?? null })
+      return started
+    }
+    // the in-progress check and the trigger are one step per site: one at a time in this process, and one at a
+    // time across orchestrators through a database lock, so that concurrent requests cannot both see no run
+    const exclusive = kind.validators.includes('no-site-action-running')
+    let run: EngineRun
     try {
-      await runValidators(kind, input, allowIntermediate, v, ctx)
+      await runValidators(kind, input, allowIntermediate, v, ctx, 'independent')
+      run = exclusive
+        ? await oneAtATime(ctx, async () => {
+          await runValidators(kind, input, allowIntermediate, v, ctx, 'exclusive')
+          return await trigger()
+        })
+        : await trigger()
     } catch (error) {
       if (!(error instanceof PreRunFailure)) throw error
       // seed 000 §3.2: the action is created, its workflow does not start, 409 with the failed validations
@@ -136,26 +232,7 @@ export function createActions (deps: { repos: Repositories, engine: EngineClient
         }
       }
     }
-    let run: EngineRun
-    try {
-      const dag = await engine.dag(kind.dagId, ctx)
-      if (dag.is_paused) {
-        // Airflow creates DAGs paused; unpause unless a run of it was paused on purpose (an action is Paused)
-        const inProgress = (await engine.runs({ dagIds: [kind.dagId] }, ctx)).some((r) => r.state === 'queued' || r.state === 'running')
-        if (!inProgress) await engine.setPaused(kind.dagId, false, ctx)
-      }
-      run = await engine.trigger(kind.dagId, id, {
-        action: { id, name: record.name, parameters, dag_id: kind.dagId, user: record.user, context_marker: record.context_marker, committed_rev_id: record.committed_rev_id, timestamp: entity.timestamp },
-        design_ref: record.committed_rev_id === null ? null : deps.designRef(record.committed_rev_id)
-      }, ctx)
-    } catch (error) {
-      if (error instanceof DownstreamError || error instanceof NotFoundError || error instanceof ConflictError) {
-        throw new ServiceUnavailableError('Unable to complete request to Airflow', error instanceof DownstreamError ? error.reason : error.reason, { cause: error })
-      }
-      throw error
-    }
     record.dag_execution_date = run.logical_date ?? run.run_after ?? null
-    await repos.actions.insert(record)
     await deps.notes.actionNote(id, `Configdoc revision ${String(record.committed_rev_id)}`)
     await repos.audit.insert({ id: newUlid(), action_id: id, command: 'invoke', user: record.user, datetime: now.toISOString() })
     return { created: true as const, body: { ...entity, dag_execution_date: executionDate(record.dag_execution_date) } }

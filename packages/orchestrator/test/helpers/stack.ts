@@ -11,6 +11,7 @@ import { loadConfig as engineConfig, startEngine } from '@slipway/stub-engine'
 import { loadConfig as siteConfig, startSite } from '@slipway/stub-site'
 import { buildApp } from '../../src/app.ts'
 import { openSqlite } from '../../src/db/sqlite.ts'
+import type { Repositories } from '../../src/db/repositories.ts'
 import { createStoreClient } from '../../src/clients/store.ts'
 import { createValidatorClient } from '../../src/clients/validators.ts'
 import { createEngineClient } from '../../src/clients/engine.ts'
@@ -52,36 +53,63 @@ export async function startValidator (mode: { current: ValidatorMode }) {
 }
 
 /** The orchestrator on real stand-ins. `reader` tokens may be granted rules through `policy`. */
-export async function buildTestStack (options: { policy?: Record<string, string>, leaseS?: number, engineEnv?: Record<string, string>, validatorTimeoutMs?: number } = {}) {
+export interface TestStackOptions {
+  policy?: Record<string, string>
+  leaseS?: number
+  engineEnv?: Record<string, string>
+  validatorTimeoutMs?: number
+  /** Timeout of the store, engine and provisioner calls (default 2000, 2000, 1000 ms). */
+  timeoutMs?: number
+  /** The database (the caller closes it); default: a fresh in-memory SQLite closed with the stack. */
+  repos?: Repositories
+  /** Puts something (a fault proxy) between the orchestrator and a component: answers the URL to call instead. */
+  wrap?: (component: 'store' | 'engine' | 'provisioner' | 'validator', url: string) => Promise<string>
+}
+
+export async function buildTestStack (options: TestStackOptions = {}) {
   const store = await startStore(storeConfig({ PORT: '0', LOG_LEVEL: 'silent' }))
   const site = await startSite(siteConfig({ PORT: '0', LOG_LEVEL: 'silent', STORE_URL: store.url }))
   const engine = await startEngine(engineConfig({ PORT: '0', LOG_LEVEL: 'silent', ENGINE_TASK_MS: '20', SITE_URL: site.url, STORE_URL: store.url, BOOTSTRAP_URL: 'none', ...options.engineEnv }))
   const validatorMode = { current: 'pass' as ValidatorMode }
   const validator = await startValidator(validatorMode)
-  const repos = openSqlite(':memory:')
-  const storeClient = createStoreClient({ baseUrl: store.url, timeoutMs: 2000 })
-  const lock = createApiLock({ repos, leaseS: options.leaseS ?? 60 })
-  const configdocs = createConfigdocs({ store: storeClient, validators: createValidatorClient({ targets: [{ name: 'Promenade', url: validator.url }], timeoutMs: options.validatorTimeoutMs ?? 1000 }), lock })
-  const engineClient = createEngineClient({ baseUrl: engine.url, username: 'admin', password: 'admin', timeoutMs: 2000 })
-  const notes = createNotes({ repos, timeoutMs: 500, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') })
-  const actions = createActions({ repos, engine: engineClient, store: storeClient, notes, designRef: configdocs.designRef })
-  const app = await buildApp({
-    authenticator: testAuthenticator(),
-    policy: createPolicy(POLICY_DEFAULTS, options.policy),
-    configdocs,
-    actions,
-    notes,
-    workflows: createWorkflows({ engine: engineClient }),
-    siteStatuses: createSiteStatuses({ provisioner: createProvisionerClient({ baseUrl: `${site.url}/api/v1.0`, timeoutMs: 1000 }), legacyKeys: false }),
-    logger: false,
-    bodyLimitBytes: 256 * 1024
-  })
+  const wrap = options.wrap ?? (async (_component: string, url: string) => url)
+  const urls = {
+    store: await wrap('store', store.url),
+    engine: await wrap('engine', engine.url),
+    provisioner: await wrap('provisioner', `${site.url}/api/v1.0`),
+    validator: await wrap('validator', validator.url)
+  }
+  const engineClient = createEngineClient({ baseUrl: urls.engine, username: 'admin', password: 'admin', timeoutMs: options.timeoutMs ?? 2000 })
+
+  /** An orchestrator on `repos` over these stand-ins; building a second one on the same database is a restart. */
+  async function orchestrator (repos: Repositories) {
+    const storeClient = createStoreClient({ baseUrl: urls.store, timeoutMs: options.timeoutMs ?? 2000 })
+    const lock = createApiLock({ repos, leaseS: options.leaseS ?? 60 })
+    const configdocs = createConfigdocs({ store: storeClient, validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? 1000 }), lock })
+    const notes = createNotes({ repos, timeoutMs: 500, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') })
+    const actions = createActions({ repos, engine: engineClient, store: storeClient, notes, designRef: configdocs.designRef })
+    const app = await buildApp({
+      authenticator: testAuthenticator(),
+      policy: createPolicy(POLICY_DEFAULTS, options.policy),
+      configdocs,
+      actions,
+      notes,
+      workflows: createWorkflows({ engine: engineClient }),
+      siteStatuses: createSiteStatuses({ provisioner: createProvisionerClient({ baseUrl: urls.provisioner, timeoutMs: options.timeoutMs ?? 1000 }), legacyKeys: false }),
+      logger: false,
+      bodyLimitBytes: 256 * 1024
+    })
+    return { app, actions }
+  }
+
+  const repos = options.repos ?? openSqlite(':memory:')
+  const { app, actions } = await orchestrator(repos)
   onTestFinished(async () => {
     await app.close()
-    await repos.close()
+    if (options.repos === undefined) await repos.close()
     await engine.close()
     await site.close()
     await store.close()
   })
-  return { app, repos, store, site, engine, validator, validatorMode, actions, engineClient }
+  return { app, repos, store, site, engine, validator, validatorMode, actions, engineClient, orchestrator }
 }
