@@ -55,6 +55,8 @@ export interface Stack {
   /** Stops one process (SIGTERM, or SIGKILL) without stopping the stack; `startProcess` brings it back. */
   stopProcess: (name: ProcessName, signal?: NodeJS.Signals) => Promise<void>
   startProcess: (name: ProcessName) => Promise<void>
+  /** Sends a signal to one process and returns (SIGSTOP makes it hang, SIGCONT brings it back). */
+  signalProcess: (name: ProcessName, signal: NodeJS.Signals) => void
   close: () => Promise<void>
 }
 
@@ -204,8 +206,14 @@ export async function startStack (options: StackOptions): Promise<Stack> {
     stopping.delete(name)
   }
 
+  function signalProcess (name: ProcessName, signal: NodeJS.Signals): void {
+    children.get(name)?.kill(signal)
+  }
+
   async function close (): Promise<void> {
     closing = true
+    // a stopped process would not act on SIGTERM
+    for (const child of children.values()) child.kill('SIGCONT')
     await Promise.all([...children.keys()].reverse().map(async (name) => await stopProcess(name)))
   }
 
@@ -216,5 +224,5 @@ export async function startStack (options: StackOptions): Promise<Stack> {
     await close()
     throw error
   }
-  return { urls, adminToken, serviceToken, stopProcess, startProcess, close }
+  return { urls, adminToken, serviceToken, stopProcess, startProcess, signalProcess, close }
 }
