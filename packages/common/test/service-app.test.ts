@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { connect } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createServiceApp, acceptTextBodies } from '../src/fastify/service-app.ts'
 import { healthRoutes, versionsRoutes } from '../src/fastify/routes.ts'
@@ -209,5 +210,26 @@ describe('error rendering', () => {
     expect(res.json()).toMatchObject({ message: 'Unhandled Exception raised', code: '500 Internal Server Error', retry: true })
     expect(res.body).not.toContain('hunter2')
     expect(res.body).not.toContain('.ts:')
+  })
+
+  it('answers requests the HTTP parser refuses with an error body over a real socket: oversized headers 431, garbage 400', async () => {
+    const app = await buildTestApp()
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const address = app.server.address()
+    const port = typeof address === 'object' && address !== null ? address.port : 0
+    const raw = async (request: string): Promise<string> => await new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(request))
+      let answer = ''
+      socket.setEncoding('utf8')
+      socket.on('data', (chunk: string) => { answer += chunk })
+      socket.on('close', () => resolve(answer))
+      socket.on('error', reject)
+    })
+    const huge = await raw(`GET /api/v1.0/health HTTP/1.1\r\nhost: x\r\nx-junk: ${'a'.repeat(20_000)}\r\n\r\n`)
+    expect(huge).toMatch(/^HTTP\/1.1 431 Request Header Fields Too Large\r\n/)
+    expect(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4))).toMatchObject({ kind: 'Status', status: 'Failure', code: '431 Request Header Fields Too Large' })
+    const garbage = await raw('NOT HTTP AT ALL\r\n\r\n')
+    expect(garbage).toMatch(/^HTTP\/1.1 400 Bad Request\r\n/)
+    expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: '400 Bad Request', details: { errorType: 'InvalidFormatError' } })
   })
 })

@@ -4,7 +4,7 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type F
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
   ApiError, BadRequestError, ForbiddenError, InternalError, MethodNotAllowedError, NotFoundError,
-  PayloadTooLargeError, UnauthenticatedError, UnsupportedMediaTypeError, errorBody, type ErrorBody
+  PayloadTooLargeError, UnauthenticatedError, UnsupportedMediaTypeError, errorBody, statusLine, type ErrorBody
 } from '../errors.ts'
 import { isUuid, newUuid } from '../ids.ts'
 import { loggerOptions } from '../logger.ts'
@@ -120,6 +120,19 @@ export function createServiceApp (options: ServiceAppOptions) {
     exposeHeadRoutes: false,
     // Kubernetes node names run to 253 characters; longer path parameters are still refused as 404
     routerOptions: { maxParamLength: 512 },
+    // requests Node's HTTP parser refuses before Fastify sees them (oversized headers or request line, bad framing)
+    // still get an error body, then the connection is closed
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) { socket.destroy(); return }
+      const code = (error as { code?: string }).code
+      const failure = code === 'HPE_HEADER_OVERFLOW'
+        ? new ApiError(431, 'Request Header Fields Too Large', 'The request line or headers are larger than this service accepts')
+        : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new ApiError(408, 'Request Timeout', 'The request was not received in time')
+          : new BadRequestError('Bad Request', 'The request could not be parsed as HTTP', { errorType: 'InvalidFormatError' })
+      const body = JSON.stringify(errorBody(failure))
+      socket.end(`HTTP/1.1 ${statusLine(failure.statusCode)}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+    },
     frameworkErrors: (error, request, reply) => {
       reply.header('x-service-req', request.id)
       sendError(reply, request, new BadRequestError('Bad Request', error.message, { errorType: 'InvalidFormatError' }))
