@@ -128,6 +128,26 @@ export function createEngineClient (options: EngineOptions) {
         if (page.task_instances.length === 0 || tasks.length >= page.total_entries) return tasks
       }
     },
+    /**
+     * Task instances of many runs through the batch list (`~` for DAG and run), paged by total_entries: one call
+     * per page of 100 instances, the run ids sent 100 at a time.
+     */
+    async tasksOfRuns (filter: { dagIds?: string[], runIds: string[] }, ctx?: CallContext): Promise<EngineTask[]> {
+      const tasks: EngineTask[] = []
+      for (let at = 0; at < filter.runIds.length; at += 100) {
+        const runIds = filter.runIds.slice(at, at + 100)
+        const found: EngineTask[] = []
+        for (let offset = 0; ; offset += 100) {
+          const body: Record<string, unknown> = { dag_run_ids: runIds, page_offset: offset, page_limit: 100 }
+          if (filter.dagIds !== undefined) body.dag_ids = filter.dagIds
+          const page = (await call<{ task_instances: EngineTask[], total_entries: number }>('POST', '/api/v2/dags/~/dagRuns/~/taskInstances/list', body, ctx)).value
+          found.push(...page.task_instances)
+          if (page.task_instances.length === 0 || found.length >= page.total_entries) break
+        }
+        tasks.push(...found)
+      }
+      return tasks
+    },
     /** One try's log as text lines (`[timestamp] LEVEL - event`). */
     async log (dagId: string, runId: string, taskId: string, tryNumber: number, ctx?: CallContext): Promise<string> {
       const body = (await call<{ content?: unknown[] }>('GET', `${runPath(dagId, runId)}/taskInstances/${enc(taskId)}/logs/${tryNumber}?full_content=true`, undefined, ctx)).value

@@ -244,20 +244,62 @@ export function createActions (deps: {
     return action
   }
 
+  /** The run id of a run's sub-workflows (spec §8.2: one backfill run per parent run). */
+  function subRunIdOf (run: EngineRun): string {
+    return `backfill_${executionDate(run.logical_date ?? run.run_after ?? null) ?? ''}`
+  }
+
   /** Tasks of the run followed, after each sub-workflow placeholder, by that sub-workflow's tasks (spec §8.2). */
-  async function stepsOf (action: ActionRecord, run: EngineRun, ctx: RequestContext): Promise<EngineTask[]> {
-    const parent = await engine.tasks(action.dag_id, run.dag_run_id, ctx)
-    const subRunId = `backfill_${executionDate(run.logical_date ?? run.run_after ?? null) ?? ''}`
+  function assembleSteps (action: ActionRecord, parent: EngineTask[], subTasks: (subDagId: string) => EngineTask[]): EngineTask[] {
     const steps: EngineTask[] = []
     for (const task of parent) {
       steps.push(task)
-      if (task.operator === 'SubDagOperator') {
-        try {
-          steps.push(...await engine.tasks(`${action.dag_id}.${task.task_id}`, subRunId, ctx))
-        } catch (error) {
-          if (!(error instanceof NotFoundError)) throw error
-        }
+      if (task.operator === 'SubDagOperator') steps.push(...subTasks(`${action.dag_id}.${task.task_id}`))
+    }
+    return steps
+  }
+
+  async function stepsOf (action: ActionRecord, run: EngineRun, ctx: RequestContext): Promise<EngineTask[]> {
+    const parent = await engine.tasks(action.dag_id, run.dag_run_id, ctx)
+    const subs = new Map<string, EngineTask[]>()
+    for (const task of parent.filter((t) => t.operator === 'SubDagOperator')) {
+      const subDagId = `${action.dag_id}.${task.task_id}`
+      try {
+        subs.set(subDagId, await engine.tasks(subDagId, subRunIdOf(run), ctx))
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error
       }
+    }
+    return assembleSteps(action, parent, (subDagId) => subs.get(subDagId) ?? [])
+  }
+
+  /** Steps of many actions from two batched engine calls per page: their runs' tasks, then their sub-workflows'. */
+  async function stepsOfMany (actions: ActionRecord[], runs: Map<string, EngineRun>, ctx: RequestContext): Promise<Map<string, EngineTask[]>> {
+    const withRun = actions.filter((a) => runs.has(a.id))
+    const steps = new Map<string, EngineTask[]>()
+    if (withRun.length === 0) return steps
+    const group = (tasks: EngineTask[]) => {
+      const byRun = new Map<string, EngineTask[]>()
+      for (const task of tasks) {
+        const key = `${task.dag_id}/${task.dag_run_id}`
+        byRun.set(key, [...(byRun.get(key) ?? []), task])
+      }
+      return byRun
+    }
+    const parents = group(await engine.tasksOfRuns({ dagIds: [...new Set(withRun.map((a) => a.dag_id))], runIds: withRun.map((a) => a.id) }, ctx))
+    const subDagIds = new Set<string>()
+    const subRunIds = new Set<string>()
+    for (const action of withRun) {
+      for (const task of parents.get(`${action.dag_id}/${action.id}`) ?? []) {
+        if (task.operator !== 'SubDagOperator') continue
+        subDagIds.add(`${action.dag_id}.${task.task_id}`)
+        subRunIds.add(subRunIdOf(runs.get(action.id) as EngineRun))
+      }
+    }
+    const subs = subDagIds.size === 0 ? new Map<string, EngineTask[]>() : group(await engine.tasksOfRuns({ dagIds: [...subDagIds], runIds: [...subRunIds] }, ctx))
+    for (const action of withRun) {
+      const subRunId = subRunIdOf(runs.get(action.id) as EngineRun)
+      steps.set(action.id, assembleSteps(action, parents.get(`${action.dag_id}/${action.id}`) ?? [], (subDagId) => subs.get(`${subDagId}/${subRunId}`) ?? []))
     }
     return steps
   }
@@ -295,7 +337,7 @@ export function createActions (deps: {
     return paused
   }
 
-  /** GET /actions: the runs come from one batched engine call per page, never one per action. */
+  /** GET /actions: runs and steps come from batched engine calls per page, never calls per action. */
   async function list (verbosity: number, ctx: RequestContext) {
     const actions = await repos.actions.list()
     if (actions.length === 0) return []
@@ -304,9 +346,10 @@ export function createActions (deps: {
     const runs = dagIds.length === 0 ? [] : await engine.runs({ dagIds }, ctx)
     const byRunId = new Map(runs.map((r) => [r.dag_run_id, r]))
     const paused = await pausedDags(dagIds, ctx)
+    const steps = await stepsOfMany(started, byRunId, ctx)
     const notes = await deps.notes.forActions(actions.map((a) => a.id), verbosity)
     return actions.map((action) => ({
-      ...entityOf(action, byRunId.get(action.id), paused.has(action.dag_id), []),
+      ...entityOf(action, byRunId.get(action.id), paused.has(action.dag_id), steps.get(action.id) ?? []),
       notes: notes.get(action.id) ?? []
     }))
   }

@@ -122,6 +122,8 @@ describe('reading actions, steps and logs', () => {
     expect(list).toHaveLength(1)
     expect(list[0]).toMatchObject({ id, action_lifecycle: 'Complete', dag_status: 'success' })
     expect(list[0]).not.toHaveProperty('command_audit')
+    // the list carries the same steps as the detail (sub-workflow steps included), each without notes
+    expect(list[0].steps).toEqual(steps.map((s) => ({ ...s, notes: [] })))
 
     const step = (await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/prepare_and_deploy_nodes`, headers: AUTH })).json()
     expect(step).toMatchObject({ task_id: 'prepare_and_deploy_nodes', dag_id: 'deploy_site.drydock_build', state: 'success', try_number: 1 })
