@@ -1,0 +1,152 @@
+// The engine client against stub-engine, every exchange checked against Airflow's OpenAPI document, and against a
+// scripted Airflow for what the stub does not vary: token caching and renewal, paging, and error mapping.
+import Fastify from 'fastify'
+import { request } from 'undici'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { ConflictError, DownstreamError, NotFoundError } from '@slipway/common'
+import { startTestEngine } from '../../../stub-engine/test/helpers/engine.ts'
+import { CONTRACTS_PRESENT, contractChecker } from '../../../stub-engine/test/helpers/contract.ts'
+import { createEngineClient } from '../../src/clients/engine.ts'
+
+async function listen (app: ReturnType<typeof Fastify>): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  onTestFinished(async () => { await app.close() })
+  const address = app.server.address()
+  return `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
+}
+
+/** A recording proxy in front of `target`: every exchange kept as method, path, request body, status, response body. */
+async function recorder (target: string) {
+  const exchanges: Array<{ method: string, path: string, body: unknown, status: number, response: unknown, text: string }> = []
+  const app = Fastify()
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
+  app.all('/*', async (incoming, reply) => {
+    const sent = typeof incoming.body === 'string' && incoming.body !== '' ? incoming.body : undefined
+    const headers = { ...incoming.headers }
+    delete headers.host
+    delete headers['content-length']
+    const answer = await request(target + incoming.url, { method: incoming.method as 'GET', headers, body: sent })
+    const text = await answer.body.text()
+    let response: unknown = text
+    try { response = JSON.parse(text) } catch {}
+    exchanges.push({ method: incoming.method, path: incoming.url, body: sent === undefined ? undefined : JSON.parse(sent), status: answer.statusCode, response, text })
+    return await reply.code(answer.statusCode).header('content-type', answer.headers['content-type'] ?? 'application/json').send(text)
+  })
+  return { url: await listen(app), exchanges }
+}
+
+describe.skipIf(!CONTRACTS_PRESENT)('the engine client against stub-engine and the OpenAPI document', () => {
+  it('sends contract-valid requests and reads contract-valid answers for every call it makes', async () => {
+    const engine = await startTestEngine({ ENGINE_TASK_MS: '5', ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
+    const proxy = await recorder(engine.url)
+    const client = createEngineClient({ baseUrl: proxy.url, username: 'admin', password: 'admin', timeoutMs: 5000 })
+
+    expect((await client.dag('deploy_site')).is_paused).toBe(true)
+    await client.setPaused('deploy_site', false)
+    expect((await client.dag('deploy_site')).is_paused).toBe(false)
+    const run = await client.trigger('deploy_site', 'A1', { action: { id: 'A1', name: 'deploy_site' } })
+    expect(run).toMatchObject({ dag_run_id: 'A1', dag_id: 'deploy_site' })
+    await engine.waitRun('deploy_site', 'A1')
+    expect(await client.run('deploy_site', 'A1')).toMatchObject({ dag_run_id: 'A1', state: 'success' })
+    expect(await client.run('deploy_site', 'nope')).toBeUndefined()
+    const tasks = await client.tasks('deploy_site', 'A1')
+    expect(tasks.map((t) => t.task_id)).toContain('action_xcom')
+    const batch = await client.tasksOfRuns({ dagIds: ['deploy_site'], runIds: ['A1'] })
+    expect(batch.map((t) => t.task_id)).toEqual(tasks.map((t) => t.task_id))
+    expect(await client.log('deploy_site', 'A1', 'action_xcom', 1)).toMatch(/^\[.+\] [A-Z]+ - /m)
+    await client.trigger('test_site', 'T1', {})
+    await client.setRunState('test_site', 'T1', 'failed')
+    expect((await client.run('test_site', 'T1'))?.state).toBe('failed')
+    expect((await client.runs({ dagIds: ['deploy_site', 'test_site'] })).map((r) => r.dag_run_id).sort()).toEqual(['A1', 'T1'])
+    await expect(client.trigger('deploy_site', 'A1', {})).rejects.toBeInstanceOf(ConflictError)
+    await expect(client.dag('no_such_dag')).rejects.toBeInstanceOf(NotFoundError)
+
+    const contract = contractChecker()
+    for (const exchange of proxy.exchanges) {
+      contract.request(exchange.method, exchange.path, exchange.body)
+      contract.response(exchange.method, exchange.path, { status: exchange.status, body: exchange.response, headers: new Headers(), text: exchange.text })
+    }
+    const operations = new Set(proxy.exchanges.map((e) => `${e.method} ${e.path.split('?')[0]?.replace(/\/(A1|T1|nope|no_such_dag|deploy_site|test_site|action_xcom)(?=\/|$)/g, '/{}') ?? ''}`))
+    expect([...operations].sort()).toEqual([
+      'GET /api/v2/dags/{}',
+      'GET /api/v2/dags/{}/dagRuns/{}',
+      'GET /api/v2/dags/{}/dagRuns/{}/taskInstances',
+      'GET /api/v2/dags/{}/dagRuns/{}/taskInstances/{}/logs/1',
+      'PATCH /api/v2/dags/{}',
+      'PATCH /api/v2/dags/{}/dagRuns/{}',
+      'POST /api/v2/dags/{}/dagRuns',
+      'POST /api/v2/dags/~/dagRuns/list',
+      'POST /api/v2/dags/~/dagRuns/~/taskInstances/list',
+      'POST /auth/token'
+    ])
+  })
+})
+
+/** A scripted Airflow: tokens with a chosen lifetime, 250 runs paged, and error answers on demand. */
+async function scriptedAirflow () {
+  const state = { tokens: 0, listCalls: 0, rejectNext: false, tokenLifeS: 3600, clock: Date.now() }
+  const app = Fastify()
+  const jwt = (exp: number) => `h.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.s`
+  app.post('/auth/token', async (_request, reply) => {
+    state.tokens++
+    return await reply.code(201).send({ access_token: jwt(Math.floor(state.clock / 1000) + state.tokenLifeS) })
+  })
+  app.addHook('onRequest', async (incoming, reply) => {
+    if (!incoming.url.startsWith('/api/v2')) return
+    if (state.rejectNext) { state.rejectNext = false; return await reply.code(401).send({ detail: 'Not authenticated' }) }
+  })
+  app.post('/api/v2/dags/~/dagRuns/list', async (incoming) => {
+    state.listCalls++
+    const body = incoming.body as { page_offset: number, page_limit: number }
+    const all = Array.from({ length: 250 }, (_, i) => ({ dag_run_id: `r${i}`, dag_id: 'deploy_site', state: 'success' }))
+    return { dag_runs: all.slice(body.page_offset, body.page_offset + body.page_limit), total_entries: all.length }
+  })
+  app.get('/api/v2/dags/:dag_id', async (incoming, reply) => {
+    const dagId = (incoming.params as { dag_id: string }).dag_id
+    if (dagId === 'gone') return await reply.code(404).send({ detail: 'The Dag with ID: `gone` was not found' })
+    if (dagId === 'invalid') return await reply.code(422).send({ detail: [{ type: 'missing', loc: ['body', 'x'], msg: 'Field required' }] })
+    if (dagId === 'broken') return await reply.code(500).send('Internal Server Error')
+    return { dag_id: dagId, is_paused: false }
+  })
+  return { url: await listen(app), state }
+}
+
+describe('the engine client against a scripted Airflow', () => {
+  it('keeps its token until shortly before exp, renews it then, and renews once on a 401', async () => {
+    const airflow = await scriptedAirflow()
+    // one clock for both sides: the tokens' exp and the client's idea of now
+    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 2000, now: () => airflow.state.clock })
+    await Promise.all([client.dag('a'), client.dag('b'), client.dag('c')])
+    expect(airflow.state.tokens).toBe(1)
+    airflow.state.clock += 3000_000 // 50 minutes on: still more than 30 s before exp
+    await client.dag('a')
+    expect(airflow.state.tokens).toBe(1)
+    airflow.state.clock += 600_000 // 60 minutes: within the renewal margin
+    await client.dag('a')
+    expect(airflow.state.tokens).toBe(2)
+    airflow.state.rejectNext = true
+    expect(await client.dag('a')).toMatchObject({ dag_id: 'a' })
+    expect(airflow.state.tokens).toBe(3)
+  })
+
+  it('pages runs by total_entries, one call per page', async () => {
+    const airflow = await scriptedAirflow()
+    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 2000 })
+    const runs = await client.runs({ dagIds: ['deploy_site'] })
+    expect(runs).toHaveLength(250)
+    expect(new Set(runs.map((r) => r.dag_run_id)).size).toBe(250)
+    expect(airflow.state.listCalls).toBe(3)
+  })
+
+  it('maps Airflow\'s 404 to NotFoundError and 422/5xx to a 502 naming the engine, with the detail (409: see the stub-engine test)', async () => {
+    const airflow = await scriptedAirflow()
+    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 2000 })
+    await expect(client.dag('gone')).rejects.toMatchObject({ statusCode: 404, reason: 'The Dag with ID: `gone` was not found' })
+    const invalid = await client.dag('invalid').catch((error: unknown) => error)
+    expect(invalid).toBeInstanceOf(DownstreamError)
+    expect(invalid).toMatchObject({ statusCode: 502, component: 'engine', upstreamStatus: 422 })
+    expect((invalid as DownstreamError).reason).toContain('Field required')
+    await expect(client.dag('broken')).rejects.toMatchObject({ statusCode: 502, component: 'engine', upstreamStatus: 500 })
+  })
+})
