@@ -89,7 +89,7 @@ export function createConfigdocs (deps: { store: StoreClient, validators: Valida
       })
       if (!bufferEmpty) {
         if (mode === 'rejectoncontents') throw conflict()
-        if (mode === 'append' && collection in changes) throw conflict()
+        if (mode === 'append' && Object.hasOwn(changes, collection)) throw conflict()
         if (mode === 'replace') await store.rollback(before.committed ?? 0, ctx)
       }
       try {
@@ -105,7 +105,7 @@ export function createConfigdocs (deps: { store: StoreClient, validators: Valida
       }
       const after = await readVersions(store, ctx)
       const nowChanged = await bufferChanges(store, after, ctx)
-      if (!input.emptyCollection && !(collection in nowChanged)) {
+      if (!input.emptyCollection && !Object.hasOwn(nowChanged, collection)) {
         throw new BadRequestError(`Collection ${collection} not added to Shipyard buffer`, 'Collection created no new revision', {
           errorList: [{ message: 'The collection added no new revision; it was probably reloaded with identical contents.' }]
         })
@@ -120,7 +120,8 @@ export function createConfigdocs (deps: { store: StoreClient, validators: Valida
     const v = await readVersions(store, ctx)
     if (version === 'buffer') {
       const changes = await bufferChanges(store, v, ctx)
-      const status = changes[collectionId]
+      // own keys only: a collection named `constructor` is not in every buffer
+      const status = Object.hasOwn(changes, collectionId) ? changes[collectionId] : undefined
       if (status === undefined || v.buffer === undefined) {
         throw new NotFoundError('No documents to retrieve', 'The Shipyard buffer is empty or does not contain this collection')
       }
@@ -143,6 +144,8 @@ export function createConfigdocs (deps: { store: StoreClient, validators: Valida
     const id = v[version]
     if (id === undefined) throw new NotFoundError('This revision does not exist', `${version} version does not exist`)
     const result = await store.rendered(id, cleartext, ctx)
+    // seed 000 §7.3: documents that fail validation (the store's 4xx) are a 400; only the store's own failure is a 5xx
+    if (!result.ok && result.status < 500) throw new BadRequestError('Deckhand indicated an error while rendering', result.text.slice(0, 2000))
     if (!result.ok) throw new DownstreamError('store', `Deckhand indicated an error while rendering: ${result.text.slice(0, 2000)}`, { statusCode: 500, upstreamStatus: result.status })
     return result.text
   }

@@ -3,6 +3,11 @@ import { BadRequestError, NotFoundError, type RequestContext } from '@slipway/co
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import { plainTimestamp, spacedDate, workflowDate } from './format.ts'
 
+// the engine's datetimes are Python's: years 1 to 9999; bounds beyond them are clamped, never sent
+const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z')
+const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z')
+const withinEngine = (ms: number): Date => new Date(Number.isNaN(ms) ? EARLIEST_MS : Math.min(Math.max(ms, EARLIEST_MS), LATEST_MS))
+
 const DURATION = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/
 
 /** The lower bound of `since`: an ISO date/time in the past, or an ISO duration back from now; default 30 days. */
@@ -12,12 +17,12 @@ export function sinceOf (value: string | undefined, now = new Date()): Date {
   if (duration !== null && value !== 'P' && !value.endsWith('T')) {
     const [, y, mo, w, d, h, mi, s] = duration.map((x) => Number(x ?? 0))
     const ms = (((((y ?? 0) * 365 + (mo ?? 0) * 30 + (w ?? 0) * 7 + (d ?? 0)) * 24 + (h ?? 0)) * 60 + (mi ?? 0)) * 60 + (s ?? 0)) * 1000
-    return new Date(now.getTime() - ms)
+    return withinEngine(now.getTime() - ms)
   }
   const zoned = /(Z|[+-]\d\d:?\d\d)$/.test(value) || /^\d{4}-\d\d-\d\d$/.test(value) ? value : `${value}Z`
   const date = new Date(/^\d{4}-\d\d-\d\d$/.test(zoned) ? `${zoned}T00:00:00Z` : zoned)
   if (Number.isNaN(date.getTime())) throw new BadRequestError('Invalid since parameter', `since must be an ISO 8601 date/time or duration, got '${value}'`)
-  return date
+  return withinEngine(date.getTime())
 }
 
 function workflowOf (run: EngineRun) {
@@ -63,8 +68,8 @@ export function createWorkflows (deps: { engine: EngineClient }) {
     if (at <= 0) throw new BadRequestError('Invalid Workflow ID specified', 'Workflow id must use {dag id}__{execution date} format')
     const dagId = workflowId.slice(0, at)
     const instant = new Date(`${workflowId.slice(at + 2)}Z`).getTime()
-    if (Number.isNaN(instant)) throw new BadRequestError('Invalid Workflow ID specified', 'Workflow id must use {dag id}__{execution date} format')
-    const runs = (await deps.engine.runs({ logicalDateGte: new Date(instant - 1000).toISOString() }, ctx))
+    if (Number.isNaN(instant) || instant < EARLIEST_MS || instant > LATEST_MS) throw new BadRequestError('Invalid Workflow ID specified', 'Workflow id must use {dag id}__{execution date} format')
+    const runs = (await deps.engine.runs({ logicalDateGte: withinEngine(instant - 1000).toISOString() }, ctx))
       .filter((r) => (r.dag_id === dagId || r.dag_id.startsWith(`${dagId}.`)) && new Date(r.logical_date ?? r.run_after).getTime() === instant)
       .sort((a, b) => a.dag_id.localeCompare(b.dag_id))
     const [main, ...subs] = runs

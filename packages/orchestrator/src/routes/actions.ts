@@ -9,6 +9,14 @@ type Query = Record<string, string | string[] | undefined>
 const single = (q: Query, name: string): string | undefined => { const v = q[name]; return Array.isArray(v) ? v.at(-1) : v }
 type Params = { action_id: string, step_id: string, validation_id: string, control_verb: string }
 
+/** The keys Fastify's own JSON parser refuses (prototype poisoning): this route parses its body itself. */
+function refusePoisoning (key: string, value: unknown): unknown {
+  if (key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'))) {
+    throw new SyntaxError(`Object key ${key === '__proto__' ? key : 'constructor.prototype'} is not allowed`)
+  }
+  return value
+}
+
 /** The POST /actions body (spec §3.3 step 2): JSON with a string name and an object of parameters. */
 function actionBody (raw: unknown, contentType: string | undefined): { name: string, parameters: Record<string, unknown> } {
   if (raw === undefined || raw === null || raw === '' || contentType === undefined || !contentType.toLowerCase().includes('application/json')) {
@@ -16,7 +24,7 @@ function actionBody (raw: unknown, contentType: string | undefined): { name: str
   }
   let body: unknown
   try {
-    body = typeof raw === 'string' ? JSON.parse(raw) : raw
+    body = typeof raw === 'string' ? JSON.parse(raw, refusePoisoning) : raw
   } catch (error) {
     throw new BadRequestError('JSON could not be decoded', (error as Error).message)
   }
