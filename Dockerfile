@@ -20,6 +20,8 @@ COPY packages ./packages
 COPY examples ./examples
 RUN mkdir -p /data && chown node:node /data
 USER node
+# Node keeps type-stripped, compiled modules here: a restarted container skips the TypeScript stripper
+ENV NODE_COMPILE_CACHE=/tmp/node-compile-cache NODE_OPTIONS=--max-semi-space-size=4
 VOLUME /data
 # overridden per service in docker-compose.yml
 CMD ["node", "packages/orchestrator/src/server.ts"]
