@@ -141,4 +141,21 @@ describe('the stack under faults', () => {
     const versions = await call('GET', '/configdocs/global?version=committed')
     expect(versions.text).toContain('second edition')
   }, 90_000)
+
+  it('answers oversized headers and query strings on both services with 431 and an error body, over real HTTP', async () => {
+    const oversized = [
+      { what: 'a 20 KB header', path: '/api/v1.0/health', headers: { 'x-junk': 'a'.repeat(20_000) } },
+      { what: 'a 100 KB query string', path: `/api/v1.0/health?q=${'%24%28reboot%29'.repeat(7000)}`, headers: {} },
+      { what: '300 headers', path: '/api/v1.0/health', headers: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`x-h${i}`, 'v'.repeat(80)])) }
+    ]
+    for (const service of ['orchestrator', 'bootstrap'] as const) {
+      for (const probe of oversized) {
+        const response = await fetch(`${stack.urls[service]}${probe.path}`, { headers: { 'x-auth-token': ADMIN, ...probe.headers }, signal: AbortSignal.timeout(10_000) })
+        expect(response.status, `${service}: ${probe.what}`).toBe(431)
+        expect(await response.json()).toMatchObject({ kind: 'Status', status: 'Failure', code: '431 Request Header Fields Too Large' })
+      }
+      // the service is still there
+      expect((await fetch(`${stack.urls[service]}/api/v1.0/health`)).status).toBeLessThan(300)
+    }
+  })
 })

@@ -99,12 +99,12 @@ export function clusterNodes (): KubeNodeFixture[] {
 }
 
 /** The bootstrap app with test tokens; Kubernetes at `kubeUrl` (undefined: no configuration). */
-export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number, kubernetes?: KubernetesClient } = {}) {
+export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number, designTimeoutMs?: number, kubernetes?: KubernetesClient } = {}) {
   const app = await buildApp({
     authenticator: testAuthenticator(),
     policy: createPolicy(POLICY_DEFAULTS),
     logger: false,
-    fetchDesign: createDesignFetcher({ timeoutMs: 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken(SERVICE_TOKEN) }),
+    fetchDesign: createDesignFetcher({ timeoutMs: options.designTimeoutMs ?? 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken(SERVICE_TOKEN) }),
     fetchFiles: createFileSources({ timeoutMs: 2000, attempts: 3, retryDelayMs: 10, maxBytes: 1024 * 1024, cacheTtlMs: 60_000 }),
     kubernetes: options.kubernetes ?? createKubernetesClient({
       timeoutMs: options.kubeTimeoutMs ?? 2000,

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { AUTH, isErrorBody } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
-import { startProxy, type Proxy, type ProxyMode } from '../helpers/proxy.ts'
+import { startProxy, type Proxy, type ProxyMode } from '@slipway/common/testing/proxy'
 
 const TIMEOUT_MS = 400
 const YAML = { ...AUTH, 'content-type': 'application/x-yaml' }
@@ -57,11 +57,11 @@ async function completedAction (s: FaultStack): Promise<{ id: string, workflowId
 
 /** Runs `operation` with `component` in `mode`; checks the answer is a timely 5xx error body naming it. */
 async function expectFailure (s: FaultStack, component: Exclude<Component, 'validator'>, mode: ProxyMode, what: string, operation: () => ReturnType<FaultStack['inject']>) {
-  s.proxies[component].set(mode)
+  await s.proxies[component].set(mode)
   const started = performance.now()
   const res = await operation()
   const elapsed = performance.now() - started
-  s.proxies[component].set('pass')
+  await s.proxies[component].set('pass')
   const label = `${what} with the ${component} ${mode}`
   const figure = figures.get(`${component} ${mode}`) ?? { operations: 0, slowestMs: 0, statuses: new Set<number>() }
   figures.set(`${component} ${mode}`, { operations: figure.operations + 1, slowestMs: Math.max(figure.slowestMs, elapsed), statuses: figure.statuses.add(res.statusCode) })
@@ -124,11 +124,11 @@ describe.each(['down', 'hang'] as const)('with a component %s', (mode) => {
     const s = await faultStack()
     expect((await s.inject('POST', '/configdocs/global', YAML, GLOBAL_YAML)).statusCode).toBe(201)
     expect((await s.inject('POST', '/configdocs/site?buffermode=append', YAML, SITE_YAML)).statusCode).toBe(201)
-    s.proxies.validator.set(mode)
+    await s.proxies.validator.set(mode)
     const started = performance.now()
     const res = await s.inject('POST', '/commitconfigdocs')
     const elapsed = performance.now() - started
-    s.proxies.validator.set('pass')
+    await s.proxies.validator.set('pass')
     expect(res.statusCode, res.body).toBe(400)
     expect(res.json()).toMatchObject({ status: 'Failure', kind: 'Status' })
     expect(JSON.stringify(res.json().details.messageList)).toMatch(/Promenade/)

@@ -10,7 +10,8 @@ export interface Proxy {
   /** The target's URL with the proxy's host and port. */
   url: string
   mode: ProxyMode
-  set: (mode: ProxyMode) => void
+  /** Switches the mode; resolves once the clients have had time to see their old connections go. */
+  set: (mode: ProxyMode) => Promise<void>
 }
 
 export async function startProxy (target: string): Promise<Proxy> {
@@ -45,9 +46,11 @@ export async function startProxy (target: string): Promise<Proxy> {
   const proxy: Proxy = {
     url: url.toString().replace(/\/$/, target.endsWith('/') ? '/' : ''),
     get mode () { return mode },
-    set (next) {
+    async set (next) {
       mode = next
       for (const socket of open) socket.destroy()
+      // a pooled client notices a closed keep-alive socket on its next turn of the event loop
+      await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }
   return proxy
