@@ -23,6 +23,7 @@ import { POLICY_DEFAULTS } from '../packages/orchestrator/src/policy.ts'
 const ACTIONS = 1000
 const now = new Date('2026-11-01T00:00:00Z')
 const ids = Array.from({ length: ACTIONS }, () => newUlid())
+const known = new Set(ids)
 const run = (id: string, i: number) => ({
   dag_run_id: id,
   dag_id: 'deploy_site',
@@ -68,7 +69,7 @@ airflow.get('/api/v2/dags/:dag_id/dagRuns/:run_id', async (request) => run((requ
 airflow.get('/api/v2/dags/:dag_id/dagRuns/:run_id/taskInstances', async () => ({ task_instances: tasks, total_entries: tasks.length }))
 airflow.post('/api/v2/dags/~/dagRuns/~/taskInstances/list', async (request) => {
   const body = request.body as { dag_run_ids?: string[], page_offset?: number, page_limit?: number }
-  const all = (body.dag_run_ids ?? []).flatMap((runId) => tasks.map((t) => ({ ...t, dag_run_id: runId })))
+  const all = (body.dag_run_ids ?? []).filter((runId) => known.has(runId)).flatMap((runId) => tasks.map((t) => ({ ...t, dag_run_id: runId })))
   const offset = body.page_offset ?? 0
   return { task_instances: all.slice(offset, offset + (body.page_limit ?? 100)), total_entries: all.length }
 })

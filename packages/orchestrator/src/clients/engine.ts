@@ -29,6 +29,31 @@ function detailOf (text: string): string {
   return text.slice(0, 500)
 }
 
+/** Items per page asked for (Airflow's default maximum_page_limit). */
+const PAGE_LIMIT = 100
+/** Pages fetched at once after the first has told how many items there are. */
+const PAGES_AT_ONCE = 4
+
+/**
+ * Every item of a paged list. The first page gives total_entries and the page size the engine really uses (it
+ * may cap page_limit); the remaining pages are then fetched PAGES_AT_ONCE at a time, in order.
+ */
+async function allPages<T> (fetchPage: (offset: number) => Promise<{ items: T[], total: number }>): Promise<T[]> {
+  const first = await fetchPage(0)
+  const stride = first.items.length
+  if (stride === 0 || stride >= first.total) return first.items
+  const offsets: number[] = []
+  for (let offset = stride; offset < first.total; offset += stride) offsets.push(offset)
+  const items = [...first.items]
+  for (let at = 0; at < offsets.length; at += PAGES_AT_ONCE) {
+    const pages = await Promise.all(offsets.slice(at, at + PAGES_AT_ONCE).map(fetchPage))
+    for (const page of pages) items.push(...page.items)
+    // the list shrank while it was read: nothing lies beyond an empty page
+    if (pages.some((page) => page.items.length === 0)) break
+  }
+  return items
+}
+
 export function createEngineClient (options: EngineOptions) {
   const now = options.now ?? Date.now
   const auth = createHttpClient({ component: 'engine', baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, dispatcher: options.dispatcher })
@@ -108,25 +133,20 @@ export function createEngineClient (options: EngineOptions) {
     },
     /** Runs of the given DAGs (or all), paged by total_entries: one call per page. */
     async runs (filter: { dagIds?: string[], logicalDateGte?: string }, ctx?: CallContext): Promise<EngineRun[]> {
-      const runs: EngineRun[] = []
-      const pageLimit = 100
-      for (let offset = 0; ; offset += pageLimit) {
-        const body: Record<string, unknown> = { page_offset: offset, page_limit: pageLimit, order_by: 'id' }
+      return await allPages(async (offset) => {
+        const body: Record<string, unknown> = { page_offset: offset, page_limit: PAGE_LIMIT, order_by: 'id' }
         if (filter.dagIds !== undefined) body.dag_ids = filter.dagIds
         if (filter.logicalDateGte !== undefined) body.logical_date_gte = filter.logicalDateGte
         const page = (await call<{ dag_runs: EngineRun[], total_entries: number }>('POST', '/api/v2/dags/~/dagRuns/list', body, ctx)).value
-        runs.push(...page.dag_runs)
-        if (page.dag_runs.length === 0 || runs.length >= page.total_entries) return runs
-      }
+        return { items: page.dag_runs, total: page.total_entries }
+      })
     },
     /** Task instances of one run, paged. */
     async tasks (dagId: string, runId: string, ctx?: CallContext): Promise<EngineTask[]> {
-      const tasks: EngineTask[] = []
-      for (let offset = 0; ; offset += 100) {
-        const page = (await call<{ task_instances: EngineTask[], total_entries: number }>('GET', `${runPath(dagId, runId)}/taskInstances?limit=100&offset=${offset}`, undefined, ctx)).value
-        tasks.push(...page.task_instances)
-        if (page.task_instances.length === 0 || tasks.length >= page.total_entries) return tasks
-      }
+      return await allPages(async (offset) => {
+        const page = (await call<{ task_instances: EngineTask[], total_entries: number }>('GET', `${runPath(dagId, runId)}/taskInstances?limit=${PAGE_LIMIT}&offset=${offset}`, undefined, ctx)).value
+        return { items: page.task_instances, total: page.total_entries }
+      })
     },
     /**
      * Task instances of many runs through the batch list (`~` for DAG and run), paged by total_entries: one call
@@ -134,17 +154,14 @@ export function createEngineClient (options: EngineOptions) {
      */
     async tasksOfRuns (filter: { dagIds?: string[], runIds: string[] }, ctx?: CallContext): Promise<EngineTask[]> {
       const tasks: EngineTask[] = []
-      for (let at = 0; at < filter.runIds.length; at += 100) {
-        const runIds = filter.runIds.slice(at, at + 100)
-        const found: EngineTask[] = []
-        for (let offset = 0; ; offset += 100) {
-          const body: Record<string, unknown> = { dag_run_ids: runIds, page_offset: offset, page_limit: 100 }
+      for (let at = 0; at < filter.runIds.length; at += PAGE_LIMIT) {
+        const runIds = filter.runIds.slice(at, at + PAGE_LIMIT)
+        tasks.push(...await allPages(async (offset) => {
+          const body: Record<string, unknown> = { dag_run_ids: runIds, page_offset: offset, page_limit: PAGE_LIMIT }
           if (filter.dagIds !== undefined) body.dag_ids = filter.dagIds
           const page = (await call<{ task_instances: EngineTask[], total_entries: number }>('POST', '/api/v2/dags/~/dagRuns/~/taskInstances/list', body, ctx)).value
-          found.push(...page.task_instances)
-          if (page.task_instances.length === 0 || found.length >= page.total_entries) break
-        }
-        tasks.push(...found)
+          return { items: page.task_instances, total: page.total_entries }
+        }))
       }
       return tasks
     },

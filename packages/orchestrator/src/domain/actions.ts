@@ -273,11 +273,14 @@ export function createActions (deps: {
     return assembleSteps(action, parent, (subDagId) => subs.get(subDagId) ?? [])
   }
 
-  /** Steps of many actions from two batched engine calls per page: their runs' tasks, then their sub-workflows'. */
-  async function stepsOfMany (actions: ActionRecord[], runs: Map<string, EngineRun>, ctx: RequestContext): Promise<Map<string, EngineTask[]>> {
-    const withRun = actions.filter((a) => runs.has(a.id))
+  /**
+   * Steps of many actions from batched engine calls per page: their runs' tasks and, at the same time, the tasks of
+   * their sub-workflow runs (found by run id: `backfill_` + the execution date kept with the action).
+   */
+  async function stepsOfMany (actions: ActionRecord[], ctx: RequestContext): Promise<Map<string, EngineTask[]>> {
     const steps = new Map<string, EngineTask[]>()
-    if (withRun.length === 0) return steps
+    if (actions.length === 0) return steps
+    const subRunId = (action: ActionRecord): string => `backfill_${executionDate(action.dag_execution_date) ?? ''}`
     const group = (tasks: EngineTask[]) => {
       const byRun = new Map<string, EngineTask[]>()
       for (const task of tasks) {
@@ -286,20 +289,15 @@ export function createActions (deps: {
       }
       return byRun
     }
-    const parents = group(await engine.tasksOfRuns({ dagIds: [...new Set(withRun.map((a) => a.dag_id))], runIds: withRun.map((a) => a.id) }, ctx))
-    const subDagIds = new Set<string>()
-    const subRunIds = new Set<string>()
-    for (const action of withRun) {
-      for (const task of parents.get(`${action.dag_id}/${action.id}`) ?? []) {
-        if (task.operator !== 'SubDagOperator') continue
-        subDagIds.add(`${action.dag_id}.${task.task_id}`)
-        subRunIds.add(subRunIdOf(runs.get(action.id) as EngineRun))
-      }
-    }
-    const subs = subDagIds.size === 0 ? new Map<string, EngineTask[]>() : group(await engine.tasksOfRuns({ dagIds: [...subDagIds], runIds: [...subRunIds] }, ctx))
-    for (const action of withRun) {
-      const subRunId = subRunIdOf(runs.get(action.id) as EngineRun)
-      steps.set(action.id, assembleSteps(action, parents.get(`${action.dag_id}/${action.id}`) ?? [], (subDagId) => subs.get(`${subDagId}/${subRunId}`) ?? []))
+    const dated = actions.filter((a) => a.dag_execution_date !== null)
+    const [parents, subs] = await Promise.all([
+      engine.tasksOfRuns({ dagIds: [...new Set(actions.map((a) => a.dag_id))], runIds: actions.map((a) => a.id) }, ctx).then(group),
+      dated.length === 0 ? new Map<string, EngineTask[]>() : engine.tasksOfRuns({ runIds: [...new Set(dated.map(subRunId))] }, ctx).then(group)
+    ])
+    for (const action of actions) {
+      const parent = parents.get(`${action.dag_id}/${action.id}`)
+      if (parent === undefined) continue
+      steps.set(action.id, assembleSteps(action, parent, (subDagId) => subs.get(`${subDagId}/${subRunId(action)}`) ?? []))
     }
     return steps
   }
@@ -343,11 +341,14 @@ export function createActions (deps: {
     if (actions.length === 0) return []
     const started = actions.filter((a) => !a.validation_failed)
     const dagIds = [...new Set(started.map((a) => a.dag_id))]
-    const runs = dagIds.length === 0 ? [] : await engine.runs({ dagIds }, ctx)
+    // the engine's runs, DAG flags and steps and the database's notes are independent: read them at once
+    const [runs, paused, steps, notes] = await Promise.all([
+      dagIds.length === 0 ? [] : engine.runs({ dagIds }, ctx),
+      pausedDags(dagIds, ctx),
+      stepsOfMany(started, ctx),
+      deps.notes.forActions(actions.map((a) => a.id), verbosity)
+    ])
     const byRunId = new Map(runs.map((r) => [r.dag_run_id, r]))
-    const paused = await pausedDags(dagIds, ctx)
-    const steps = await stepsOfMany(started, byRunId, ctx)
-    const notes = await deps.notes.forActions(actions.map((a) => a.id), verbosity)
     return actions.map((action) => ({
       ...entityOf(action, byRunId.get(action.id), paused.has(action.dag_id), steps.get(action.id) ?? []),
       notes: notes.get(action.id) ?? []
