@@ -1,7 +1,7 @@
 // The embedded database: node:sqlite in ORCHESTRATOR_DATA_DIR (or in memory), migrated at start-up.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
+import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import type { ActionRecord, AuditRecord, LockRecord, NoteRecord, Repositories, ValidationFailureRecord } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
 
@@ -74,6 +74,20 @@ export function openSqlite (dataDir: string): Repositories {
     }
   }
 
+  // statements whose text varies (an IN list per number of ids), compiled once and kept while in use
+  const adHoc = new Map<string, StatementSync>()
+  function prepared (sql: string): StatementSync {
+    let statement = adHoc.get(sql)
+    if (statement === undefined) {
+      statement = db.prepare(sql)
+      if (adHoc.size >= 64) adHoc.delete(adHoc.keys().next().value as string)
+    } else {
+      adHoc.delete(sql)
+    }
+    adHoc.set(sql, statement)
+    return statement
+  }
+
   const stmt = {
     insertAction: db.prepare(`INSERT INTO actions (id, name, parameters, dag_id, dag_execution_date, "user", datetime, context_marker,
       committed_rev_id, allow_intermediate_commits, validation_failed, tags_done) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
@@ -129,8 +143,15 @@ export function openSqlite (dataDir: string): Repositories {
         const clauses: string[] = []
         const params: Array<string | number> = []
         if (exact.length > 0) { clauses.push(`assoc_id IN (${exact.map(() => '?').join(', ')})`); params.push(...exact) }
-        if (prefix !== undefined) { clauses.push('substr(assoc_id, 1, ?) = ?'); params.push(prefix.length, prefix) }
-        const rows = db.prepare(`SELECT * FROM notes WHERE (${clauses.join(' OR ')}) AND verbosity <= ? ORDER BY note_timestamp, note_id`).all(...params, maxVerbosity)
+        // a prefix as a range of the (binary-collated) index: everything from the prefix up to, not including, the
+        // prefix with its last character's successor
+        if (prefix !== undefined && prefix !== '') {
+          clauses.push('(assoc_id >= ? AND assoc_id < ?)')
+          const chars = [...prefix]
+          const last = chars.pop() as string
+          params.push(prefix, chars.join('') + String.fromCodePoint((last.codePointAt(0) ?? 0) + 1))
+        }
+        const rows = prepared(`SELECT * FROM notes WHERE (${clauses.join(' OR ')}) AND verbosity <= ? ORDER BY note_timestamp, note_id`).all(...params, maxVerbosity)
         return rows.map((r) => toNote(r as Row))
       }
     },

@@ -244,9 +244,9 @@ export function createActions (deps: {
     return action
   }
 
-  /** The run id of a run's sub-workflows (spec §8.2: one backfill run per parent run). */
-  function subRunIdOf (run: EngineRun): string {
-    return `backfill_${executionDate(run.logical_date ?? run.run_after ?? null) ?? ''}`
+  /** The run id of an action's sub-workflow runs (spec §8.2: one backfill run per parent run, at its date). */
+  function subRunIdOf (action: ActionRecord): string {
+    return `backfill_${executionDate(action.dag_execution_date) ?? ''}`
   }
 
   /** Tasks of the run followed, after each sub-workflow placeholder, by that sub-workflow's tasks (spec §8.2). */
@@ -259,18 +259,29 @@ export function createActions (deps: {
     return steps
   }
 
-  async function stepsOf (action: ActionRecord, run: EngineRun, ctx: RequestContext): Promise<EngineTask[]> {
-    const parent = await engine.tasks(action.dag_id, run.dag_run_id, ctx)
-    const subs = new Map<string, EngineTask[]>()
-    for (const task of parent.filter((t) => t.operator === 'SubDagOperator')) {
-      const subDagId = `${action.dag_id}.${task.task_id}`
-      try {
-        subs.set(subDagId, await engine.tasks(subDagId, subRunIdOf(run), ctx))
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error
-      }
-    }
+  /** Answers `fallback` where the engine has no such thing (404), rethrows anything else. */
+  function unlessMissing<T> (fallback: T): (error: unknown) => T {
+    return (error) => { if (error instanceof NotFoundError) return fallback; throw error }
+  }
+
+  /** The steps of an action's run (run id = action id); its sub-workflows' tasks read at once. */
+  async function stepsOf (action: ActionRecord, ctx: RequestContext): Promise<EngineTask[]> {
+    const parent = await engine.tasks(action.dag_id, action.id, ctx).catch(unlessMissing<EngineTask[]>([]))
+    const subDagIds = parent.filter((t) => t.operator === 'SubDagOperator').map((t) => `${action.dag_id}.${t.task_id}`)
+    const subTasks = await Promise.all(subDagIds.map(async (subDagId) => await engine.tasks(subDagId, subRunIdOf(action), ctx).catch(unlessMissing<EngineTask[]>([]))))
+    const subs = new Map(subDagIds.map((subDagId, i) => [subDagId, subTasks[i] ?? []]))
     return assembleSteps(action, parent, (subDagId) => subs.get(subDagId) ?? [])
+  }
+
+  /** An action's run, its DAG's pause flag and its steps, read at once; nothing for an action that never ran. */
+  async function runOf (action: ActionRecord, ctx: RequestContext): Promise<{ run: EngineRun | undefined, paused: boolean, steps: EngineTask[] }> {
+    if (action.validation_failed) return { run: undefined, paused: false, steps: [] }
+    const [run, paused, steps] = await Promise.all([
+      engine.run(action.dag_id, action.id, ctx),
+      engine.dag(action.dag_id, ctx).then((dag) => dag.is_paused, unlessMissing(false)),
+      stepsOf(action, ctx)
+    ])
+    return run === undefined ? { run, paused: false, steps: [] } : { run, paused, steps }
   }
 
   /**
@@ -280,7 +291,6 @@ export function createActions (deps: {
   async function stepsOfMany (actions: ActionRecord[], ctx: RequestContext): Promise<Map<string, EngineTask[]>> {
     const steps = new Map<string, EngineTask[]>()
     if (actions.length === 0) return steps
-    const subRunId = (action: ActionRecord): string => `backfill_${executionDate(action.dag_execution_date) ?? ''}`
     const group = (tasks: EngineTask[]) => {
       const byRun = new Map<string, EngineTask[]>()
       for (const task of tasks) {
@@ -292,12 +302,12 @@ export function createActions (deps: {
     const dated = actions.filter((a) => a.dag_execution_date !== null)
     const [parents, subs] = await Promise.all([
       engine.tasksOfRuns({ dagIds: [...new Set(actions.map((a) => a.dag_id))], runIds: actions.map((a) => a.id) }, ctx).then(group),
-      dated.length === 0 ? new Map<string, EngineTask[]>() : engine.tasksOfRuns({ runIds: [...new Set(dated.map(subRunId))] }, ctx).then(group)
+      dated.length === 0 ? new Map<string, EngineTask[]>() : engine.tasksOfRuns({ runIds: [...new Set(dated.map(subRunIdOf))] }, ctx).then(group)
     ])
     for (const action of actions) {
       const parent = parents.get(`${action.dag_id}/${action.id}`)
       if (parent === undefined) continue
-      steps.set(action.id, assembleSteps(action, parent, (subDagId) => subs.get(`${subDagId}/${subRunId(action)}`) ?? []))
+      steps.set(action.id, assembleSteps(action, parent, (subDagId) => subs.get(`${subDagId}/${subRunIdOf(action)}`) ?? []))
     }
     return steps
   }
@@ -357,9 +367,7 @@ export function createActions (deps: {
 
   async function get (id: string, verbosity: number, ctx: RequestContext) {
     const action = await requireAction(id)
-    const run = action.validation_failed ? undefined : await engine.run(action.dag_id, action.id, ctx)
-    const paused = run === undefined ? false : (await engine.dag(action.dag_id, ctx)).is_paused
-    const steps = run === undefined ? [] : await stepsOf(action, run, ctx)
+    const { run, paused, steps } = await runOf(action, ctx)
     const entity = entityOf(action, run, paused, steps)
     const stepNotes = await deps.notes.forSteps(action.id, Math.min(verbosity, 1))
     return {
@@ -380,8 +388,7 @@ export function createActions (deps: {
 
   async function findStep (actionId: string, stepId: string, ctx: RequestContext) {
     const action = await requireAction(actionId)
-    const run = action.validation_failed ? undefined : await engine.run(action.dag_id, action.id, ctx)
-    const steps = run === undefined ? [] : await stepsOf(action, run, ctx)
+    const { run, steps } = await runOf(action, ctx)
     const index = steps.findIndex((s) => s.task_id === stepId)
     if (index < 0) throw new NotFoundError('Step not found', `Unknown step ${stepId}`)
     return { action, run: run as EngineRun, task: steps[index] as EngineTask, index: index + 1 }
@@ -457,7 +464,7 @@ export function createActions (deps: {
       if (run === undefined || !FINISHED.has(String(run.state))) continue
       if (action.committed_rev_id !== null) {
         // a run can end `success` through its all_done tail after a failed build: count failed steps too
-        const steps = await stepsOf(action, run, ctx as RequestContext)
+        const steps = await stepsOf(action, ctx as RequestContext)
         const succeeded = run.state === 'success' && !steps.some((s) => FAILED_TASK.has(String(s.state)))
         await store.tag(action.committed_rev_id, succeeded ? SITE_ACTION_SUCCESS : SITE_ACTION_FAILURE, ctx)
       }
