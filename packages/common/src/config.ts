@@ -25,13 +25,23 @@ export function readConfig<S extends TObject> (schema: S, env: Record<string, st
   const withDefaults = Value.Default(schema, raw)
   const converted = Value.Convert(schema, withDefaults)
   if (Value.Check(schema, converted)) return converted as Static<S>
-  const problems: string[] = []
+  const problems = new Map<string, string>()
   for (const error of Value.Errors(schema, converted)) {
     const key = error.instancePath.replace(/^\//, '')
+    if (problems.has(key)) continue // a union reports each branch: the first says enough, or the choices below
     const given = key === '' ? '' : ` (got ${JSON.stringify(raw[key] ?? null)})`
-    problems.push(`${key === '' ? 'configuration' : key}: ${error.message}${given}`)
+    const choices = literalChoices(schema.properties[key])
+    const what = choices === undefined ? error.message : `must be one of ${choices.join(', ')}`
+    problems.set(key, `${key === '' ? 'configuration' : key}: ${what}${given}`)
   }
-  throw new ConfigError(problems)
+  throw new ConfigError([...problems.values()])
+}
+
+/** The allowed values of a union of literals (an enumeration), else undefined. */
+function literalChoices (schema: unknown): string[] | undefined {
+  const anyOf = (schema as { anyOf?: Array<{ const?: unknown }> } | undefined)?.anyOf
+  if (anyOf === undefined || !anyOf.every((branch) => branch.const !== undefined)) return undefined
+  return anyOf.map((branch) => String(branch.const))
 }
 
 /** Renders a schema as markdown table rows (variable, default, description) for README tables. */

@@ -2,6 +2,9 @@
 import { Type, type Static } from 'typebox'
 import { AuthConfigProperties, readConfig } from '@slipway/common'
 
+const Severity = (description: string) =>
+  Type.Union([Type.Literal('Skip'), Type.Literal('Info'), Type.Literal('Warning'), Type.Literal('Error')], { default: 'Skip', description })
+
 export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
   PORT: Type.Integer({ default: 9000, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
@@ -23,6 +26,8 @@ export const ConfigSchema = Type.Object({
   NOTES_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1, description: 'Timeout of a note URL fetch' }),
   NOTES_MAX_BYTES: Type.Integer({ default: 1_048_576, minimum: 1, description: 'Largest note detail returned' }),
   TAG_POLL_INTERVAL_MS: Type.Integer({ default: 5000, minimum: 50, description: 'How often finished site actions are looked for to tag their revision' }),
+  DEPLOYMENT_VERSION_CREATE: Severity('A collection staged without the pegleg/DeploymentData/v1 deployment-version document: Skip, Info or Warning (noted in the 201 body) or Error (400)'),
+  DEPLOYMENT_VERSION_COMMIT: Severity('The deployment-version document missing at commit and in site actions\' pre-run validation: Skip, or reported at Info, Warning or Error'),
   SITE_STATUS_LEGACY_KEYS: Type.Boolean({ default: false, description: 'Answer site statuses with Shipyard\'s underscore keys instead of the seed\'s' }),
   ...AuthConfigProperties
 })

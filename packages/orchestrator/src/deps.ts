@@ -22,9 +22,9 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
   const engine = createEngineClient({ baseUrl: config.ENGINE_URL, username: config.ENGINE_USERNAME, password: config.ENGINE_PASSWORD, timeoutMs: config.ENGINE_TIMEOUT_MS })
   const provisioner = createProvisionerClient({ baseUrl: config.PROVISIONER_URL, timeoutMs: config.PROVISIONER_TIMEOUT_MS, serviceAuth })
   const lock = createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: options.log })
-  const configdocs = createConfigdocs({ store, validators, lock })
+  const configdocs = createConfigdocs({ store, validators, lock, deploymentVersion: { create: config.DEPLOYMENT_VERSION_CREATE, commit: config.DEPLOYMENT_VERSION_COMMIT } })
   const notes = createNotes({ repos, timeoutMs: config.NOTES_TIMEOUT_MS, maxBytes: config.NOTES_MAX_BYTES, serviceAuth, log: options.log })
-  const actions = createActions({ repos, engine, store, notes, designRef: configdocs.designRef })
+  const actions = createActions({ repos, engine, store, notes, designRef: configdocs.designRef, deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT })
   return {
     repos,
     authenticator: authenticatorFromConfig(config),

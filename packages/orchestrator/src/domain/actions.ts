@@ -8,7 +8,7 @@ import type { Repositories, ActionRecord } from '../db/repositories.ts'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import type { StoreClient } from '../clients/store.ts'
 import { ACTIONS, EXCLUSIVE_DAGS, lifecycleOf } from './catalog.ts'
-import { checkDeploymentConfiguration, parseDocuments } from './deployment-configuration.ts'
+import { checkDeploymentConfiguration, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
 import type { Notes } from './notes.ts'
@@ -48,6 +48,8 @@ export function createActions (deps: {
   designRef: (revisionId: number) => string
   /** Lease of the site-action lock, in seconds (a holder that died stops blocking after it). */
   startLeaseS?: number
+  /** The deployment-version check of the full deployment validation (spec §3.2); Skip by default. */
+  deploymentVersionCommit?: VersionSeverity
 }) {
   const { repos, engine, store } = deps
   const startLease = deps.startLeaseS ?? 60
@@ -92,7 +94,7 @@ export function createActions (deps: {
     const check = (async () => {
       const render = await store.rendered(revision, false, ctx)
       return render.ok
-        ? checkDeploymentConfiguration(parseDocuments(render.text), mode)
+        ? checkDeploymentConfiguration(parseDocuments(render.text), mode, deps.deploymentVersionCommit)
         : [{ kind: 'ValidationMessage' as const, name: 'DocumentLookupError', error: true, message: `The committed documents could not be rendered (${render.status})`, level: 'Error', documents: [], diagnostic: null }]
     })()
     checking.set(key, check)

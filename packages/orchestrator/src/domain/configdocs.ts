@@ -7,7 +7,7 @@ import { StoreRejection, type StoreClient } from '../clients/store.ts'
 import type { ValidatorClient } from '../clients/validators.ts'
 import type { ApiLock } from './api-lock.ts'
 import { bufferChanges, readVersions, VERSION_NAMES, type VersionName } from './versions.ts'
-import { checkDeploymentConfiguration, parseDocuments } from './deployment-configuration.ts'
+import { checkDeploymentConfiguration, hasDeploymentVersion, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 
 const RANK: Record<VersionName, number> = { successful_site_action: 0, last_site_action: 1, committed: 2, buffer: 3 }
 const BUFFER_MODES = ['append', 'replace', 'rejectoncontents'] as const
@@ -43,7 +43,13 @@ function deckhandMessages (results: Array<{ name?: string, errors?: Array<Record
   })))
 }
 
-export function createConfigdocs (deps: { store: StoreClient, validators: ValidatorClient, lock: ApiLock }) {
+export function createConfigdocs (deps: {
+  store: StoreClient
+  validators: ValidatorClient
+  lock: ApiLock
+  /** The deployment-version checks at staging and at commit (spec §2.5 step 5, §3.2); Skip by default. */
+  deploymentVersion?: { create: VersionSeverity, commit: VersionSeverity }
+}) {
   const { store } = deps
 
   async function status (version: string | string[] | undefined, versions: string | string[] | undefined, ctx: RequestContext) {
@@ -70,6 +76,27 @@ export function createConfigdocs (deps: { store: StoreClient, validators: Valida
     }))
   }
 
+  /**
+   * spec §2.5 step 5: a staged collection without the deployment-version document is refused (Error) or noted in
+   * the 201 body (Info, Warning). A body that is not YAML is left to the store to refuse.
+   */
+  function versionMessages (collection: string, input: { body: string | undefined, emptyCollection: boolean }): ValidationMessage[] {
+    const severity = deps.deploymentVersion?.create ?? 'Skip'
+    if (severity === 'Skip' || input.emptyCollection) return []
+    let documents
+    try {
+      documents = parseDocuments(input.body ?? '')
+    } catch {
+      return []
+    }
+    if (hasDeploymentVersion(documents)) return []
+    const text = 'Deployment version document missing from collection'
+    if (severity === 'Error') {
+      throw new BadRequestError(text, `Collection ${collection} has no pegleg/DeploymentData/v1 document named deployment-version`)
+    }
+    return [{ name: null, error: false, code: '200 OK', message: text, status: severity, level: severity.toLowerCase() }]
+  }
+
   async function ingest (collection: string, input: { body: string | undefined, bufferMode: string | undefined, emptyCollection: boolean, contentLength: number }, ctx: RequestContext): Promise<ValidationStatusBody> {
     return await deps.lock.withLock(ctx, async () => {
       if (!input.emptyCollection && (input.contentLength <= 0 || input.body === undefined || input.body === '')) {
@@ -81,6 +108,7 @@ export function createConfigdocs (deps: { store: StoreClient, validators: Valida
       if (!(BUFFER_MODES as readonly string[]).includes(mode)) {
         throw new BadRequestError('Invalid buffermode', `buffermode must be append, replace or rejectOnContents, got '${input.bufferMode ?? ''}'`)
       }
+      const extra = versionMessages(collection, input)
       const before = await readVersions(store, ctx)
       const changes = await bufferChanges(store, before, ctx)
       const bufferEmpty = Object.keys(changes).length === 0
@@ -112,7 +140,7 @@ export function createConfigdocs (deps: { store: StoreClient, validators: Valida
       }
       const messages = after.buffer === undefined ? [] : deckhandMessages(await store.validationsDetail(after.buffer, ctx))
       const failed = messages.length > 0
-      return validationStatusBody(messages, { statusCode: failed ? 400 : 201 })
+      return validationStatusBody([...messages, ...extra], { statusCode: failed ? 400 : 201 })
     })
   }
 
@@ -169,7 +197,7 @@ export function createConfigdocs (deps: { store: StoreClient, validators: Valida
     }
     messages.push(...deckhandMessages(await store.validationsDetail(revisionId, ctx)))
     if (messages.some((m) => m.error)) return messages
-    if (render.ok) messages.push(...checkDeploymentConfiguration(parseDocuments(render.text), 'full'))
+    if (render.ok) messages.push(...checkDeploymentConfiguration(parseDocuments(render.text), 'full', deps.deploymentVersion?.commit))
     if (messages.some((m) => m.error)) return messages
     messages.push(...await deps.validators.validate(designRef(revisionId), ctx))
     return messages

@@ -18,6 +18,7 @@ import { createEngineClient } from '../../src/clients/engine.ts'
 import { createProvisionerClient } from '../../src/clients/provisioner.ts'
 import { createApiLock } from '../../src/domain/api-lock.ts'
 import { createConfigdocs } from '../../src/domain/configdocs.ts'
+import type { VersionSeverity } from '../../src/domain/deployment-configuration.ts'
 import { createActions } from '../../src/domain/actions.ts'
 import { createNotes } from '../../src/domain/notes.ts'
 import { createWorkflows } from '../../src/domain/workflows.ts'
@@ -60,6 +61,8 @@ export interface TestStackOptions {
   validatorTimeoutMs?: number
   /** Timeout of the store, engine and provisioner calls (default 2000, 2000, 1000 ms). */
   timeoutMs?: number
+  /** The deployment-version checks (default: Skip both). */
+  deploymentVersion?: { create: VersionSeverity, commit: VersionSeverity }
   /** The database (the caller closes it); default: a fresh in-memory SQLite closed with the stack. */
   repos?: Repositories
   /** Puts something (a fault proxy) between the orchestrator and a component: answers the URL to call instead. */
@@ -85,9 +88,9 @@ export async function buildTestStack (options: TestStackOptions = {}) {
   async function orchestrator (repos: Repositories) {
     const storeClient = createStoreClient({ baseUrl: urls.store, timeoutMs: options.timeoutMs ?? 2000 })
     const lock = createApiLock({ repos, leaseS: options.leaseS ?? 60 })
-    const configdocs = createConfigdocs({ store: storeClient, validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? 1000 }), lock })
+    const configdocs = createConfigdocs({ store: storeClient, validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? 1000 }), lock, deploymentVersion: options.deploymentVersion })
     const notes = createNotes({ repos, timeoutMs: 500, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') })
-    const actions = createActions({ repos, engine: engineClient, store: storeClient, notes, designRef: configdocs.designRef })
+    const actions = createActions({ repos, engine: engineClient, store: storeClient, notes, designRef: configdocs.designRef, deploymentVersionCommit: options.deploymentVersion?.commit })
     const app = await buildApp({
       authenticator: testAuthenticator(),
       policy: createPolicy(POLICY_DEFAULTS, options.policy),
