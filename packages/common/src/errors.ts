@@ -184,7 +184,8 @@ export function errorBody (error: ApiError, url = ''): ErrorBody {
   return {
     apiVersion: apiVersionOf(url),
     status: 'Failure',
-    kind: 'Status',
+    // upstream (Shipyard, Promenade) writes error bodies with a lowercase kind; validation bodies keep `Status`
+    kind: 'status',
     metadata: {},
     message: error.message,
     reason: error.reason,

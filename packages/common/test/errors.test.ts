@@ -24,7 +24,7 @@ describe('error classes', () => {
   it.each(cases)('%o renders status %i with code %s', (error, status, code, message) => {
     expect(error.statusCode).toBe(status)
     const body = errorBody(error, '/api/v1.0/actions')
-    expect(body).toMatchObject({ apiVersion: 'v1.0', status: 'Failure', kind: 'Status', metadata: {}, message, code })
+    expect(body).toMatchObject({ apiVersion: 'v1.0', status: 'Failure', kind: 'status', metadata: {}, message, code })
     expect(body.details.errorType).toBeTypeOf('string')
     expect(body.details.errorCount).toBe(1)
     expect(body.details.errorList).toEqual(body.details.messageList)

@@ -135,7 +135,7 @@ describe('error rendering', () => {
     expect(res.json()).toEqual({
       apiVersion: 'v1.0',
       status: 'Failure',
-      kind: 'Status',
+      kind: 'status',
       metadata: {},
       message: 'Unable to pause action',
       reason: 'The run is failed',
@@ -227,7 +227,7 @@ describe('error rendering', () => {
     })
     const huge = await raw(`GET /api/v1.0/health HTTP/1.1\r\nhost: x\r\nx-junk: ${'a'.repeat(20_000)}\r\n\r\n`)
     expect(huge).toMatch(/^HTTP\/1.1 431 Request Header Fields Too Large\r\n/)
-    expect(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4))).toMatchObject({ kind: 'Status', status: 'Failure', code: '431 Request Header Fields Too Large' })
+    expect(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4))).toMatchObject({ kind: 'status', status: 'Failure', code: '431 Request Header Fields Too Large' })
     const garbage = await raw('NOT HTTP AT ALL\r\n\r\n')
     expect(garbage).toMatch(/^HTTP\/1.1 400 Bad Request\r\n/)
     expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: '400 Bad Request', details: { errorType: 'InvalidFormatError' } })

@@ -152,7 +152,7 @@ describe('the stack under faults', () => {
       for (const probe of oversized) {
         const response = await fetch(`${stack.urls[service]}${probe.path}`, { headers: { 'x-auth-token': ADMIN, ...probe.headers }, signal: AbortSignal.timeout(10_000) })
         expect(response.status, `${service}: ${probe.what}`).toBe(431)
-        expect(await response.json()).toMatchObject({ kind: 'Status', status: 'Failure', code: '431 Request Header Fields Too Large' })
+        expect(await response.json()).toMatchObject({ kind: 'status', status: 'Failure', code: '431 Request Header Fields Too Large' })
       }
       // the service is still there
       expect((await fetch(`${stack.urls[service]}/api/v1.0/health`)).status).toBeLessThan(300)

@@ -15,7 +15,7 @@ describe('fault injection', () => {
     const res = await request(`${site.url}/api/v1.0/nodes`)
     expect(res.statusCode).toBe(503)
     expect(await res.body.json()).toMatchObject({
-      kind: 'Status', status: 'Failure', message: 'Injected fault', reason: 'stub-site is told to fail (fault mode error, status 503)', code: '503 Service Unavailable', retry: true
+      kind: 'status', status: 'Failure', message: 'Injected fault', reason: 'stub-site is told to fail (fault mode error, status 503)', code: '503 Service Unavailable', retry: true
     })
   })
 

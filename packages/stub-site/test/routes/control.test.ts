@@ -55,7 +55,7 @@ describe('PUT /_stub/nodes/{hostname}/state', () => {
     const app = await appWithNodes()
     const res = await putState(app, 'ghost', { status_name: 'Deployed' })
     expect(res.statusCode).toBe(404)
-    expect(res.json()).toMatchObject({ kind: 'Status', status: 'Failure', message: 'Node not found', reason: 'nodes "ghost" not found', code: '404 Not Found' })
+    expect(res.json()).toMatchObject({ kind: 'status', status: 'Failure', message: 'Node not found', reason: 'nodes "ghost" not found', code: '404 Not Found' })
   })
 
   it.each([

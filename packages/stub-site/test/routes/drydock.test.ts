@@ -64,7 +64,7 @@ describe('authentication', () => {
       const res = await app.inject({ url: '/api/v1.0/nodes', headers })
       expect(res.statusCode).toBe(401)
       expect(res.headers['www-authenticate']).toBe('Bearer realm="stub-site"')
-      expect(res.json()).toMatchObject({ kind: 'Status', status: 'Failure', message: 'Unauthenticated', code: '401 Unauthorized' })
+      expect(res.json()).toMatchObject({ kind: 'status', status: 'Failure', message: 'Unauthenticated', code: '401 Unauthorized' })
     }
   })
 
@@ -91,7 +91,7 @@ describe('routes outside the Kubernetes API', () => {
     const app = await buildTestApp()
     const missing = await app.inject({ url: '/api/v1.0/machines' })
     expect(missing.statusCode).toBe(404)
-    expect(missing.json()).toMatchObject({ kind: 'Status', status: 'Failure', code: '404 Not Found' })
+    expect(missing.json()).toMatchObject({ kind: 'status', status: 'Failure', code: '404 Not Found' })
     const wrong = await app.inject({ method: 'DELETE', url: '/api/v1.0/nodes' })
     expect(wrong.statusCode).toBe(405)
     expect(wrong.headers.allow).toContain('GET')
