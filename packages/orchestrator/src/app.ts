@@ -34,8 +34,10 @@ export async function buildApp (deps: AppDeps) {
     policy: deps.policy
   })
   // bodies reach the routes as text: each answers malformed input with its own documented message
+  // (spec §1.3: configdocs bodies of any content type are YAML; an actions body that is not JSON is no body)
   app.removeContentTypeParser('application/json')
   acceptTextBodies(app, ['application/json', ...YAML_TYPES])
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
   // spec/orchestrator.md §1.6: every resource accepts verbosity, and rejects a bad one
   app.addHook('preHandler', async (request) => {
     const value = (request.query as Record<string, unknown> | undefined)?.verbosity

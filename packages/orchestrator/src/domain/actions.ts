@@ -422,7 +422,13 @@ export function createActions (deps: {
   }
 
   async function log (actionId: string, stepId: string, tryNumber: number | undefined, ctx: RequestContext): Promise<string> {
-    const { task } = await findStep(actionId, stepId, ctx)
+    // spec §3.9 step 2 words these 404s its own way
+    const action = await repos.actions.get(actionId)
+    if (action === undefined) throw new NotFoundError('Action Not Found!', `Unknown Action: ${actionId}`)
+    const { steps } = await runOf(action, ctx)
+    if (steps.length === 0) throw new NotFoundError('Steps Not Found!', `Action ${actionId} has no steps in the workflow engine`)
+    const task = steps.find((s) => s.task_id === stepId)
+    if (task === undefined) throw new NotFoundError('Step Not Found!', `Unknown step ${stepId}`)
     const wanted = tryNumber ?? task.try_number
     if (wanted < 1 || wanted > task.try_number) throw new NotFoundError('Step Not Found!', `Step ${stepId} has no try ${wanted} (tries: ${task.try_number})`)
     try {

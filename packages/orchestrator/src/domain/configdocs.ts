@@ -97,6 +97,15 @@ export function createConfigdocs (deps: {
     return [{ name: null, error: false, code: '200 OK', message: text, status: severity, level: severity.toLowerCase() }]
   }
 
+  /** Shipyard's deployment checks on the rendered documents; an unexpected failure is one error (spec §2.7 3a). */
+  async function ownChecks (renderedText: string): Promise<ValidationMessage[]> {
+    try {
+      return checkDeploymentConfiguration(parseDocuments(renderedText), 'full', deps.deploymentVersion?.commit)
+    } catch (error) {
+      return [{ kind: 'ValidationMessage', name: 'DocumentValidationProcessingError', error: true, level: 'Error', message: `The deployment documents could not be checked: ${(error as Error).message}`, documents: [], diagnostic: null, source: 'Shipyard' }]
+    }
+  }
+
   async function ingest (collection: string, input: { body: string | undefined, bufferMode: string | undefined, emptyCollection: boolean, contentLength: number }, ctx: RequestContext): Promise<ValidationStatusBody> {
     return await deps.lock.withLock(ctx, async () => {
       if (!input.emptyCollection && (input.contentLength <= 0 || input.body === undefined || input.body === '')) {
@@ -197,10 +206,12 @@ export function createConfigdocs (deps: {
     }
     messages.push(...deckhandMessages(await store.validationsDetail(revisionId, ctx)))
     if (messages.some((m) => m.error)) return messages
-    if (render.ok) messages.push(...checkDeploymentConfiguration(parseDocuments(render.text), 'full', deps.deploymentVersion?.commit))
-    if (messages.some((m) => m.error)) return messages
-    messages.push(...await deps.validators.validate(designRef(revisionId), ctx))
-    return messages
+    // spec §2.7 step 3: Shipyard's own checks and the components both, once the store found nothing wrong
+    const [own, components] = await Promise.all([
+      ownChecks(render.text),
+      deps.validators.validate(designRef(revisionId), ctx)
+    ])
+    return [...messages, ...own, ...components]
   }
 
   async function commit (options: { force: boolean, dryrun: boolean }, ctx: RequestContext): Promise<{ statusCode: number, body: ValidationStatusBody }> {

@@ -55,8 +55,9 @@ export function createNotes (deps: { repos: Repositories, timeoutMs: number, max
     },
     /** GET /notedetails/{id} (§6.3): the text at the note's URL, as it is. */
     async detailText (noteId: string, ctx: RequestContext): Promise<string> {
-      if (noteId.length !== 26 || !isUlid(noteId)) throw new BadRequestError('Notes ID values are 26 character ULID values', `Invalid note_id: ${noteId} in URL`)
-      const note = await repos.notes.get(noteId)
+      // Crockford base 32 reads letters in either case; ids are stored in upper case
+      if (noteId.length !== 26 || !isUlid(noteId.toUpperCase())) throw new BadRequestError('Notes ID values are 26 character ULID values', `Invalid note_id: ${noteId} in URL`)
+      const note = await repos.notes.get(noteId.toUpperCase())
       if (note === undefined) throw new NotFoundError('No note found', `Note ${noteId} is not found`)
       if (note.assoc_id.startsWith('action/')) ctx.authorize('workflow_orchestrator:get_action')
       else if (note.assoc_id.startsWith('step/')) ctx.authorize('workflow_orchestrator:get_action_step')

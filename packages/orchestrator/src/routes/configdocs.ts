@@ -1,6 +1,6 @@
 // Configuration documents (seed 000 §4.1–4.5): HTTP only — parse, authorize, call the domain, shape the reply.
 import type { FastifyInstance } from 'fastify'
-import { BadRequestError, UnsupportedMediaTypeError } from '@slipway/common'
+import { BadRequestError } from '@slipway/common'
 import type { Configdocs } from '../domain/configdocs.ts'
 import { parseVersion } from '../domain/configdocs.ts'
 import { queryBoolean } from '../domain/format.ts'
@@ -30,11 +30,8 @@ export async function configdocsRoutes (app: FastifyInstance, options: { configd
     const collection = collectionOf((request.params as { collection_id: string }).collection_id)
     const q = request.query as Query
     const emptyCollection = queryBoolean('empty-collection', single(q, 'empty-collection'))
-    const type = request.headers['content-type']
+    // spec §1.3: the content type is not checked (upstream reads every body as YAML; curl's default form type too)
     const body = typeof request.body === 'string' ? request.body : undefined
-    if (!emptyCollection && body !== undefined && body !== '' && type !== undefined && !YAML_TYPES.some((t) => type.toLowerCase().startsWith(t))) {
-      throw new UnsupportedMediaTypeError(type, ['application/x-yaml'])
-    }
     const length = Number(request.headers['content-length'] ?? 0)
     const result = await configdocs.ingest(collection, { body, bufferMode: single(q, 'buffermode'), emptyCollection, contentLength: Number.isFinite(length) ? length : 0 }, request.ctx)
     return await reply.code(201).header('location', `/api/v1.0/configdocs/${collection}`).send(result)

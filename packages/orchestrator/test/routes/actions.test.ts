@@ -66,6 +66,12 @@ describe('POST /api/v1.0/actions', () => {
     const none = await stack.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: AUTH })
     expect(none.statusCode).toBe(400)
     expect(none.json()).toMatchObject({ message: 'Json body is required' })
+    // spec §1.3: a body whose content type is not JSON counts as no body
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const typed = await stack.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: { ...AUTH, 'content-type': type }, payload: '{"name": "test_site"}' })
+      expect(typed.statusCode, type).toBe(400)
+      expect(typed.json()).toMatchObject({ message: 'Json body is required' })
+    }
   })
 
   it('answers 409 with the saved action and its failed validation when nothing is committed; the run does not start', async () => {
@@ -161,6 +167,14 @@ describe('reading actions, steps and logs', () => {
     expect(missing.json()).toMatchObject({ message: 'Action not found' })
     expect((await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/no_such_step`, headers: AUTH })).json()).toMatchObject({ message: 'Step not found' })
     expect((await stack.app.inject({ url: `/api/v1.0/actions/${id}/validations/01ARZ3NDEKTSV4RRFFQ69G5FAV`, headers: AUTH })).json()).toMatchObject({ message: 'Validation not found' })
+    // the logs route words its 404s as spec §3.9 step 2 does
+    const logOf = async (actionId: string, step: string) => (await stack.app.inject({ url: `/api/v1.0/actions/${actionId}/steps/${step}/logs`, headers: AUTH })).json()
+    expect(await logOf('01ARZ3NDEKTSV4RRFFQ69G5FAV', 'action_xcom')).toMatchObject({ message: 'Action Not Found!', code: '404 Not Found' })
+    expect(await logOf(id, 'no_such_step')).toMatchObject({ message: 'Step Not Found!', code: '404 Not Found' })
+    expect((await create(stack, { name: 'deploy_site' })).statusCode).toBe(201)
+    const refused = (await create(stack, { name: 'update_site' })).json() as { id: string, action_lifecycle: string }
+    expect(refused.action_lifecycle).toBe('Failed') // saved with its failed validation, never run
+    expect(await logOf(refused.id, 'action_xcom')).toMatchObject({ message: 'Steps Not Found!', code: '404 Not Found' })
     const badId = await stack.app.inject({ url: '/api/v1.0/actions/short/steps/x/logs', headers: AUTH })
     expect(badId.statusCode).toBe(400)
     expect(badId.json()).toMatchObject({ message: 'Invalid Action ID!' })
@@ -265,6 +279,10 @@ describe('workflows, site statuses, notes', () => {
     expect(ok.statusCode).toBe(200)
     expect(ok.headers['content-type']).toMatch(/^text\/plain/)
     expect(ok.body).toContain('results')
+    // Crockford base 32 is case-insensitive: the same note by its id in lower case
+    const lower = await stack.app.inject({ url: '/api/v1.0/notedetails/01arz3ndektsv4rrffq69g5fa2', headers: AUTH })
+    expect(lower.statusCode).toBe(200)
+    expect(lower.body).toBe(ok.body)
     const gone = await stack.app.inject({ url: '/api/v1.0/notedetails/01ARZ3NDEKTSV4RRFFQ69G5FA3', headers: AUTH })
     expect(gone.statusCode).toBe(500)
     expect(gone.json()).toMatchObject({ message: 'Unable to retrieve URL information for note' })

@@ -86,11 +86,14 @@ describe('POST /api/v1.0/configdocs/{collection_id}', () => {
     expect(res.json()).toMatchObject({ message: 'Blocked by another process' })
   })
 
-  it('answers 413 over the body limit, 415 for another content type, 401 without a token', async () => {
+  it('answers 413 over the body limit and 401 without a token; reads a body of any content type as YAML (spec §1.3)', async () => {
     const stack = await buildTestStack()
     expect((await post(stack, 'big', 'a: ' + 'x'.repeat(300 * 1024))).statusCode).toBe(413)
-    const csv = await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/global', headers: { ...AUTH, 'content-type': 'text/csv' }, payload: 'a,b' })
-    expect(csv.statusCode).toBe(415)
+    // curl --data-binary sends application/x-www-form-urlencoded unless told otherwise
+    const form = await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/global', headers: { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' }, payload: GLOBAL_YAML })
+    expect(form.statusCode).toBe(201)
+    const untyped = await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/site?buffermode=append', headers: AUTH, payload: SITE_YAML })
+    expect(untyped.statusCode).toBe(201)
     expect((await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/global', payload: 'a: 1' })).statusCode).toBe(401)
   })
 })

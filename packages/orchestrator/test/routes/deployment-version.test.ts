@@ -61,12 +61,17 @@ describe('the deployment-version document at commit and in deploy_site\'s pre-ru
     const stack = await buildTestStack({ deploymentVersion: { create: 'Skip', commit: 'Error' } })
     expect((await stage(stack, 'global', GLOBAL_YAML)).statusCode).toBe(201)
     expect((await stage(stack, 'site', SITE_YAML, '?buffermode=append')).statusCode).toBe(201)
+    stack.validatorMode.current = 'fail'
     const commit = await stack.app.inject({ method: 'POST', url: '/api/v1.0/commitconfigdocs', headers: AUTH })
     expect(commit.statusCode).toBe(400)
     expect(commit.json().details.messageList).toContainEqual(expect.objectContaining({
       name: 'DocumentNotFoundError', error: true, level: 'Error', documents: [{ schema: 'pegleg/DeploymentData/v1', name: 'deployment-version' }]
     }))
-    expect(stack.validator.calls).toHaveLength(0) // the components are not asked once Shipyard's own checks fail
+    // both Shipyard's own check and the component's answer are in the aggregate
+    expect(commit.json().details.messageList).toContainEqual(expect.objectContaining({ source: 'Promenade', error: true }))
+    expect(commit.json().details.errorCount).toBe(2)
+    stack.validatorMode.current = 'pass'
+    expect(stack.validator.calls).toHaveLength(1) // spec §2.7 step 3: the components are asked alongside Shipyard's own checks
     expect((await stack.app.inject({ method: 'POST', url: '/api/v1.0/commitconfigdocs?force=true', headers: AUTH })).statusCode).toBe(200)
     const action = await stack.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: { ...AUTH, 'content-type': 'application/json' }, payload: '{"name": "deploy_site"}' })
     expect(action.statusCode).toBe(409)
