@@ -7,7 +7,7 @@ import {
 import type { Repositories, ActionRecord } from '../db/repositories.ts'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import type { StoreClient } from '../clients/store.ts'
-import { ACTIONS, EXCLUSIVE_DAGS, lifecycleOf } from './catalog.ts'
+import { ACTIONS, EXCLUSIVE_DAGS, STEP_ORDER, lifecycleOf } from './catalog.ts'
 import { checkDeploymentConfiguration, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
@@ -314,8 +314,21 @@ export function createActions (deps: {
     return steps
   }
 
-  function stepSummary (actionId: string, task: EngineTask, index: number) {
-    return { id: task.task_id, url: `/actions/${actionId}/steps/${task.task_id}`, index, state: task.state ?? null, notes: [] as unknown[] }
+  /**
+   * The steps of §3.4 in index order: the workflow's fixed step list (§8.2) with the engine's states — null for a
+   * step whose task the engine has not made yet — when the engine's tasks all belong to it; otherwise (another
+   * DAG version, Airflow task groups) the engine's own order.
+   */
+  function orderedSteps (dagId: string, tasks: EngineTask[]): Array<{ id: string, state: string | null }> {
+    const order = STEP_ORDER[dagId]
+    const known = new Set(order ?? [])
+    if (order === undefined || tasks.some((t) => !known.has(t.task_id))) return tasks.map((t) => ({ id: t.task_id, state: t.state ?? null }))
+    const states = new Map(tasks.map((t) => [t.task_id, t.state ?? null]))
+    return order.map((id) => ({ id, state: states.get(id) ?? null }))
+  }
+
+  function stepSummary (actionId: string, step: { id: string, state: string | null }, index: number) {
+    return { id: step.id, url: `/actions/${actionId}/steps/${step.id}`, index, state: step.state, notes: [] as unknown[] }
   }
 
   /** The entity of §3.4 from a record, its run (if any), the DAG's pause flag and the steps. */
@@ -331,7 +344,8 @@ export function createActions (deps: {
       context_marker: action.context_marker,
       dag_status: run?.state ?? null,
       action_lifecycle: action.validation_failed ? 'Failed' : lifecycleOf(run?.state, dagPaused),
-      steps: steps.map((task, i) => stepSummary(action.id, task, i + 1))
+      // an action that never ran has no steps; one that did lists its workflow's whole step list
+      steps: run === undefined && steps.length === 0 ? [] : orderedSteps(action.dag_id, steps).map((step, i) => stepSummary(action.id, step, i + 1))
     }
   }
 
@@ -391,9 +405,10 @@ export function createActions (deps: {
   async function findStep (actionId: string, stepId: string, ctx: RequestContext) {
     const action = await requireAction(actionId)
     const { run, steps } = await runOf(action, ctx)
-    const index = steps.findIndex((s) => s.task_id === stepId)
-    if (index < 0) throw new NotFoundError('Step not found', `Unknown step ${stepId}`)
-    return { action, run: run as EngineRun, task: steps[index] as EngineTask, index: index + 1 }
+    const task = steps.find((s) => s.task_id === stepId)
+    if (task === undefined) throw new NotFoundError('Step not found', `Unknown step ${stepId}`)
+    const index = orderedSteps(action.dag_id, steps).findIndex((s) => s.id === stepId) + 1
+    return { action, run: run as EngineRun, task, index }
   }
 
   async function step (actionId: string, stepId: string, verbosity: number, ctx: RequestContext) {

@@ -17,6 +17,48 @@ export const ACTIONS: Record<string, ActionKind> = {
   test_site: { dagId: 'test_site', siteAction: false, validators: [] }
 }
 
+/**
+ * Every step of each workflow in index order (spec/orchestrator.md §8.2): the parent's tasks, each sub-workflow
+ * placeholder followed by its sub-workflow's tasks. An action's step index is its position here, stable while the
+ * run goes on, even before the engine has made a sub-workflow's tasks.
+ */
+export const STEP_ORDER: Record<string, string[]> = {
+  deploy_site: [
+    'action_xcom', 'dag_concurrency_check', 'preflight', 'ucp_preflight_check', 'deployment_configuration',
+    'get_rendered_doc', 'validate_site_design', 'deckhand_validate_site_design', 'drydock_validate_site_design',
+    'promenade_validate_site_design', 'armada_validate_site_design', 'deployment_status', 'drydock_build',
+    'verify_site', 'prepare_site', 'prepare_and_deploy_nodes', 'armada_build', 'armada_post_apply',
+    'armada_get_releases', 'create_action_tag', 'final_deployment_status'
+  ],
+  update_site: [
+    'action_xcom', 'dag_concurrency_check', 'preflight', 'ucp_preflight_check', 'deployment_configuration',
+    'get_rendered_doc', 'validate_site_design', 'deckhand_validate_site_design', 'drydock_validate_site_design',
+    'promenade_validate_site_design', 'armada_validate_site_design', 'deployment_status', 'drydock_build',
+    'verify_site', 'prepare_site', 'verify_nodes_exist', 'prepare_and_deploy_nodes', 'armada_build',
+    'armada_post_apply', 'armada_get_releases', 'decide_airflow_upgrade', 'upgrade_airflow',
+    'skip_upgrade_airflow', 'create_action_tag', 'final_deployment_status'
+  ],
+  update_software: [
+    'action_xcom', 'dag_concurrency_check', 'deployment_configuration', 'validate_site_design',
+    'deckhand_validate_site_design', 'armada_validate_site_design', 'deployment_status', 'armada_build',
+    'armada_post_apply', 'armada_get_releases', 'decide_airflow_upgrade', 'upgrade_airflow',
+    'skip_upgrade_airflow', 'create_action_tag', 'final_deployment_status'
+  ],
+  redeploy_server: [
+    'action_xcom', 'dag_concurrency_check', 'deployment_configuration', 'validate_site_design',
+    'deckhand_validate_site_design', 'drydock_validate_site_design', 'promenade_validate_site_design',
+    'destroy_nodes', 'drydock_build', 'verify_site', 'prepare_site', 'prepare_and_deploy_nodes'
+  ],
+  relabel_nodes: [
+    'action_xcom', 'dag_concurrency_check', 'preflight', 'ucp_preflight_check', 'get_rendered_doc',
+    'deployment_configuration', 'validate_site_design', 'deckhand_validate_site_design',
+    'drydock_validate_site_design', 'promenade_validate_site_design', 'armada_validate_site_design', 'relabel_nodes'
+  ],
+  test_site: [
+    'action_xcom', 'preflight', 'ucp_preflight_check', 'deployment_configuration', 'armada_test_releases'
+  ]
+}
+
 /** Workflows of which at most one may be in progress at a time (pause is DAG-wide, spec §3.10). */
 export const EXCLUSIVE_DAGS = ['deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes']
 

@@ -182,6 +182,27 @@ describe('reading actions, steps and logs', () => {
   })
 })
 
+describe('step indexes', () => {
+  it('lists the workflow\'s whole step list from the start, with stable indexes and null for steps not yet made', async () => {
+    const stack = await buildTestStack({ engineEnv: { ENGINE_HANG_TASKS: 'deploy_site/deployment_status' } })
+    await commitSite(stack)
+    const id = String((await create(stack, { name: 'deploy_site' })).json().id)
+    await waitFor(stack, id, ['Processing'])
+    const early = (await stack.app.inject({ url: `/api/v1.0/actions/${id}`, headers: AUTH })).json()
+    const steps = early.steps as Array<{ id: string, index: number, state: string | null }>
+    expect(steps).toHaveLength(21)
+    expect(steps.map((s) => s.index)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1))
+    // the sub-workflow of drydock_build has not started: its steps are listed, at their place, without a state
+    expect(steps.find((s) => s.id === 'prepare_and_deploy_nodes')).toMatchObject({ index: 16, state: null })
+    expect(steps.find((s) => s.id === 'final_deployment_status')).toMatchObject({ index: 21, state: null })
+    expect(steps[0]).toMatchObject({ id: 'action_xcom', index: 1, state: 'success' })
+    const list = (await stack.app.inject({ url: '/api/v1.0/actions', headers: AUTH })).json() as Array<{ steps: Array<{ id: string, index: number }> }>
+    expect(list[0]?.steps.map((s) => `${s.index}:${s.id}`)).toEqual(steps.map((s) => `${s.index}:${s.id}`))
+    const detail = (await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/action_xcom`, headers: AUTH })).json()
+    expect(detail).toMatchObject({ task_id: 'action_xcom', index: 1 })
+  })
+})
+
 describe('POST /api/v1.0/actions/{id}/control/{verb}', () => {
   it('pauses, unpauses and stops with 202 and audit rows; 409 when the state does not allow it; 404 for an unknown verb', async () => {
     const stack = await buildTestStack({ engineEnv: { ENGINE_HANG_TASKS: 'test_site/armada_test_releases' } })
