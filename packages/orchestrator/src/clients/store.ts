@@ -60,9 +60,17 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
     },
     /** Rendered documents; a render failure answers the store's status and body instead of throwing. */
     async rendered (revisionId: number, cleartext: boolean, ctx: CallContext): Promise<{ ok: true, text: string } | { ok: false, status: number, text: string }> {
-      const response = await http.request('GET', `/revisions/${revisionId}/rendered-documents`, {
-        ctx, query: { 'cleartext-secrets': String(cleartext) }, headers: yamlHeaders
-      })
+      let response
+      try {
+        response = await http.request('GET', `/revisions/${revisionId}/rendered-documents`, {
+          ctx, query: { 'cleartext-secrets': String(cleartext) }, headers: yamlHeaders
+        })
+      } catch (error) {
+        // spec §2.7 pipeline step 1: any answer ≥ 400 is the render's verdict, a 5xx included; only a store that
+        // could not be reached is a failure of the call
+        if (error instanceof DownstreamError && error.upstreamStatus !== undefined) return { ok: false, status: error.upstreamStatus, text: error.reason }
+        throw error
+      }
       if (response.statusCode === 200) return { ok: true, text: response.text }
       if (response.statusCode >= 400) return { ok: false, status: response.statusCode, text: response.text }
       throw new DownstreamError('store', `rendered-documents answered ${response.statusCode}`)

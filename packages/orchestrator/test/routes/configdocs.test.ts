@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import Fastify from 'fastify'
+import { request } from 'undici'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { newUlid } from '@slipway/common'
 import { AUTH, TEST_TOKENS } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
@@ -251,5 +253,43 @@ describe('POST /api/v1.0/commitconfigdocs', () => {
     const codes = answers.map((a) => a.statusCode).sort()
     expect(codes.filter((c) => c === 200)).toHaveLength(1)
     expect(codes.filter((c) => c === 409)).toHaveLength(7)
+  })
+})
+
+describe('a store that fails while rendering (spec §2.7 pipeline step 1)', () => {
+  it('makes the commit a 400 carrying the store\'s answer as a validation error, and nothing is committed', async () => {
+    let failRender = false
+    const stack = await buildTestStack({
+      wrap: async (component, url) => {
+        if (component !== 'store') return url
+        // a pass-through in front of the store that answers 500 for rendered documents on demand
+        const proxy = Fastify()
+        proxy.removeAllContentTypeParsers()
+        proxy.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
+        proxy.all('/*', async (incoming, reply) => {
+          if (failRender && incoming.url.includes('/rendered-documents')) return await reply.code(500).send('render crashed: KeyError substitution source')
+          const headers = { ...incoming.headers }
+          delete headers.host
+          delete headers['content-length']
+          const body = typeof incoming.body === 'string' && incoming.body !== '' ? incoming.body : undefined
+          const answer = await request(new URL(incoming.url, url).toString(), { method: incoming.method as 'GET', headers, body })
+          return await reply.code(answer.statusCode).headers(answer.headers).send(await answer.body.text())
+        })
+        await proxy.listen({ host: '127.0.0.1', port: 0 })
+        onTestFinished(async () => { await proxy.close() })
+        const address = proxy.server.address()
+        return `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}${new URL(url).pathname}`
+      }
+    })
+    expect((await post(stack, 'global', GLOBAL_YAML)).statusCode).toBe(201)
+    failRender = true
+    const res = await commit(stack)
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ status: 'Failure', message: 'Validations failed', details: { errorCount: 1 } })
+    expect(res.json().details.messageList[0]).toMatchObject({ name: 'Deckhand', error: true, source: 'Deckhand' })
+    expect(res.json().details.messageList[0].message).toContain('render crashed')
+    failRender = false
+    const status = (await stack.app.inject({ url: '/api/v1.0/configdocs', headers: AUTH })).json() as Array<{ new_status: string }>
+    expect(status.map((c) => c.new_status)).toEqual(['created'])
   })
 })
