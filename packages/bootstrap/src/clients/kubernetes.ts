@@ -15,9 +15,19 @@ export class KubernetesConfigError extends ApiError {
   constructor (reason: string) { super(502, 'Kubernetes Config Error', reason, { errorType: 'KubernetesConfigException' }) }
 }
 
-/** The cluster answered with an error or could not be reached (503). */
+/**
+ * The cluster answered with an error or could not be reached (503). With `single`, the text is the message
+ * too: spec §4's rule for an error raised with a single argument.
+ */
 export class KubernetesApiError extends ApiError {
-  constructor (reason: string) { super(503, 'Kubernetes API Error', reason, { errorType: 'KubernetesApiError' }) }
+  constructor (reason: string, options: { single?: boolean } = {}) {
+    super(503, options.single === true ? reason : 'Kubernetes API Error', reason, { errorType: 'KubernetesApiError' })
+  }
+}
+
+/** The cluster has no node of that name (404, spec §8.4). */
+export class NodeNotFoundError extends NotFoundError {
+  constructor (name: string) { super('Node not found', `Node ${name} was not found in the cluster`, { errorType: 'NodeNotFoundException' }) }
 }
 
 export interface KubernetesConnection {
@@ -153,11 +163,10 @@ export function createKubernetesClient (options: { connect: () => KubernetesConn
       throw new KubernetesApiError(`${what}: the cluster answered with something that is not JSON`)
     }
   }
-  const nodeNotFound = (name: string): NotFoundError => new NotFoundError('Node not found', `Node ${name} was not found in the cluster`, { errorType: 'NodeNotFoundException' })
   return {
     async getNode (name: string): Promise<KubeNode> {
       const response = await call('GET', `/api/v1/nodes/${encodeURIComponent(name)}`)
-      if (response.statusCode === 404) throw nodeNotFound(name)
+      if (response.statusCode === 404) throw new NodeNotFoundError(name)
       if (response.statusCode !== 200) throw new KubernetesApiError(`GET node ${name} answered ${response.statusCode}: ${response.text.slice(0, 300)}`)
       return parse<KubeNode>(response.text, `GET node ${name}`)
     },
@@ -166,7 +175,7 @@ export function createKubernetesClient (options: { connect: () => KubernetesConn
         body: JSON.stringify({ metadata: { labels: patch } }),
         headers: { 'content-type': 'application/strategic-merge-patch+json' }
       })
-      if (response.statusCode === 404) throw nodeNotFound(name)
+      // spec §8.4: any failed PATCH, a 404 included (the node went away after the GET), is a 503
       if (response.statusCode !== 200) throw new KubernetesApiError(`PATCH node ${name} answered ${response.statusCode}: ${response.text.slice(0, 300)}`)
     },
     /** InternalIP addresses of the nodes labelled kubernetes-apiserver=enabled (spec §6.2 step 2). */
@@ -179,7 +188,7 @@ export function createKubernetesClient (options: { connect: () => KubernetesConn
         // an address goes into haproxy.cfg: anything but a dotted IPv4 address is left out
         .filter((a) => a.type === 'InternalIP' && typeof a.address === 'string' && isIpv4(a.address))
         .map((a) => a.address as string))
-      if (ips.length === 0) throw new KubernetesApiError('no nodes labelled kubernetes-apiserver=enabled')
+      if (ips.length === 0) throw new KubernetesApiError('no nodes labelled kubernetes-apiserver=enabled', { single: true })
       return ips
     },
     async close (): Promise<void> {

@@ -31,8 +31,9 @@ const IPV4 = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`)
 export const isIpv4 = (value: string): boolean => IPV4.test(value)
 
 const DNS_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?)*$/
-const TRUE = new Set(['', 'true', 't', 'yes', 'y', '1', 'on'])
-const FALSE = new Set(['false', 'f', 'no', 'n', '0', 'off'])
+// Falcon's get_param_as_bool, case and all (spec §6.1): `TRUE` or `Yes` is not a boolean; bare counts as true
+const TRUE = new Set(['', 'true', 'True', 't', 'yes', 'y', '1', 'on'])
+const FALSE = new Set(['false', 'False', 'f', 'no', 'n', '0', 'off'])
 
 type Query = Record<string, string | string[] | undefined>
 
@@ -62,25 +63,29 @@ export function checkLabel (param: string, label: string): void {
   if (problem !== undefined) throw new ParamError('format', param, `${param}: ${problem}`)
 }
 
-/** Reads and validates the query, in upstream's order (leave_kubectl, design_ref, ip, external_ip, hostname, domain, labels). */
+/**
+ * Reads and validates the query in upstream's order (spec §6.1): leave_kubectl, then every required parameter
+ * (design_ref, ip, hostname) for presence, then the formats (design_ref, ip, external_ip, hostname, domain, labels).
+ */
 export function parseJoinParams (query: Query): JoinParams {
   const leave = single(query, 'leave_kubectl')
   let leaveKubectl = false
   if (leave !== undefined) {
-    if (TRUE.has(leave.toLowerCase())) leaveKubectl = true
-    else if (!FALSE.has(leave.toLowerCase())) throw new ParamError('invalid', 'leave_kubectl', `The "leave_kubectl" parameter is invalid: '${leave}' is not a boolean.`)
+    if (TRUE.has(leave)) leaveKubectl = true
+    else if (!FALSE.has(leave)) throw new ParamError('invalid', 'leave_kubectl', `The "leave_kubectl" parameter is invalid: '${leave}' is not a boolean.`)
   }
   const designRef = required(query, 'design_ref')
-  if (!/^(deckhand\+)?https?:\/\/[^\s]+$/.test(designRef)) {
+  const ip = required(query, 'ip')
+  const hostname = required(query, 'hostname')
+  const externalIp = single(query, 'external_ip') ?? '127.0.0.1'
+  const domain = single(query, 'domain') ?? 'local'
+  const url = /^(deckhand\+)?(https?:\/\/[^\s]+)$/.exec(designRef)?.[2]
+  if (url === undefined || !URL.canParse(url)) {
     throw new ParamError('format', 'design_ref', 'design_ref must be a deckhand+http(s):// or http(s):// URL')
   }
-  const ip = required(query, 'ip')
   if (!IPV4.test(ip)) throw new ParamError('format', 'ip', `ip '${ip}' is not a dotted IPv4 address`)
-  const externalIp = single(query, 'external_ip') ?? '127.0.0.1'
   if (!IPV4.test(externalIp)) throw new ParamError('format', 'external_ip', `external_ip '${externalIp}' is not a dotted IPv4 address`)
-  const hostname = required(query, 'hostname')
   if (!HOSTNAME.test(hostname)) throw new ParamError('format', 'hostname', `hostname '${hostname}' must match ^[a-z][a-z0-9-]+$`)
-  const domain = single(query, 'domain') ?? 'local'
   if (!DNS_NAME.test(domain)) throw new ParamError('format', 'domain', `domain '${domain}' is not a DNS name`)
   // seed 001 spells them dynamic.labels/static.labels, every real caller labels.dynamic/labels.static: take both
   const dynamicLabels = list(query, 'labels.dynamic', 'dynamic.labels')

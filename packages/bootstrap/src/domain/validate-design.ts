@@ -2,11 +2,40 @@
 // the design itself (draft-04), and exactly one Docker, Genesis, HostSystem, Kubelet and KubernetesNetwork.
 import AjvDraft04 from 'ajv-draft-04'
 import type { ValidationMessage } from '@slipway/common'
+import type { ValidateFunction } from 'ajv-draft-04'
 import type { DesignDocument } from './documents.ts'
+import { withoutMissingRefs } from './missing-refs.ts'
 
 // a CommonJS module: its default export is the class
 const Ajv04 = AjvDraft04.default
 const SINGLETON_KINDS = ['Docker', 'Genesis', 'HostSystem', 'Kubelet', 'KubernetesNetwork']
+
+type Ajv = InstanceType<typeof Ajv04>
+
+/** A compile error for a `$ref` ajv could not resolve (ajv's MissingRefError, which its typings do not export). */
+const isMissingRef = (error: unknown): boolean => error instanceof Error && 'missingRef' in error
+
+/**
+ * The schema compiled with its dangling `$ref`s accepting anything (spec §7.3). Should ajv still miss a ref
+ * (an `id` scoping withoutMissingRefs does not follow), every `$ref` goes: accepting more, never refusing.
+ */
+function compileAccepting (ajv: Ajv, schema: unknown): ValidateFunction {
+  // draft-04's meta-schema is `type: object`: a list, a scalar or a boolean is no schema
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new Error('a JSON schema must be an object')
+  const known = (uri: string): unknown => {
+    try {
+      return ajv.getSchema(uri)?.schema
+    } catch {
+      return undefined
+    }
+  }
+  try {
+    return ajv.compile(withoutMissingRefs(schema, known) as object)
+  } catch (error) {
+    if (!isMissingRef(error)) throw error
+    return ajv.compile(withoutMissingRefs(schema, () => undefined, { all: true }) as object)
+  }
+}
 
 function message (text: string, name: string, extra: Partial<ValidationMessage> = {}): ValidationMessage {
   return { kind: 'ValidationMessage', name, message: text, error: true, level: 'Error', documents: [], diagnostic: null, ...extra }
@@ -20,17 +49,19 @@ export function validateDesign (documents: DesignDocument[]): ValidationMessage[
     if (schemas.has(name)) return [message(`Duplicate schema specified for: ${name}`, 'Duplicate DataSchema', { documents: [{ schema: doc.schema, name }] })]
     schemas.set(name, doc.data)
   }
-  const messages: ValidationMessage[] = []
-  // draft-04 as upstream: formats and unknown keywords ignored, a $ref to nothing accepted
-  const ajv = new Ajv04({ strict: false, allErrors: true, validateFormats: false, logger: false })
-  const compiled = new Map<string, ReturnType<typeof ajv.compile> | string>()
+  // draft-04 as upstream: formats and unknown keywords ignored; schemas are not registered by their `id`, so
+  // two DataSchemas may share one
+  const ajv = new Ajv04({ strict: false, allErrors: true, validateFormats: false, logger: false, addUsedSchema: false })
+  const compiled = new Map<string, ValidateFunction>()
   for (const [name, schema] of schemas) {
     try {
-      compiled.set(name, ajv.compile(schema as object))
+      compiled.set(name, compileAccepting(ajv, schema))
     } catch (error) {
-      compiled.set(name, (error as Error).message)
+      // spec §7.3: an invalid schema fails the whole validation, whether or not a document uses it
+      return [message(`The DataSchema ${name} is not a valid JSON schema: ${(error as Error).message}`, 'Invalid DataSchema', { documents: [{ schema: 'deckhand/DataSchema/v1', name }] })]
     }
   }
+  const messages: ValidationMessage[] = []
   for (const doc of documents) {
     if (typeof doc.schema !== 'string') {
       messages.push(message('"schema" is a required document key.', 'Document envelope', { documents: [{ name: doc.metadata?.name ?? null }] }))
@@ -39,10 +70,6 @@ export function validateDesign (documents: DesignDocument[]): ValidationMessage[
     const validate = compiled.get(doc.schema)
     if (validate === undefined) continue
     const documentsRef = [{ schema: doc.schema, name: doc.metadata?.name }]
-    if (typeof validate === 'string') {
-      messages.push(message(`The DataSchema ${doc.schema} is not a valid JSON schema: ${validate}`, `${doc.schema} schema`, { documents: documentsRef }))
-      continue
-    }
     if (!validate(doc.data)) {
       const errors = (validate.errors ?? []).map((e: { instancePath: string, message?: string }) => `${e.instancePath === '' ? '/' : e.instancePath}: ${e.message ?? 'is invalid'}`)
       messages.push(message(`${doc.schema} ${doc.metadata?.name}: ${errors[0] ?? 'does not match its schema'}`, `${doc.schema} schema`, { documents: documentsRef, diagnostic: errors.join('; ') }))

@@ -1,10 +1,11 @@
-// GET /v1.0/join-scripts (seed 001 §4.2, spec/bootstrap.md §6): validate, fetch the design, answer the script.
+// GET /v1.0/join-scripts (seed 001 §4.2, spec/bootstrap.md §6): validate, find the join IPs, fetch the design,
+// answer the script.
 import type { FastifyInstance } from 'fastify'
 import { ApiError, BadRequestError, DownstreamError } from '@slipway/common'
 import { ParamError, parseJoinParams } from '../domain/join-params.ts'
 import { DesignError } from '../domain/documents.ts'
 import { buildJoinScript, EncryptionError, remoteFileUrls } from '../domain/join-script.ts'
-import type { DesignFetcher } from '../clients/design.ts'
+import { DesignYamlError, type DesignFetcher } from '../clients/design.ts'
 import type { KubernetesClient } from '../clients/kubernetes.ts'
 import type { FileSources } from '../clients/file-sources.ts'
 
@@ -18,6 +19,8 @@ export function joinScriptError (error: unknown): unknown {
     const title = error.kind === 'missing' ? 'Missing parameter' : 'Invalid parameter'
     return new BadRequestError(error.message, title, { errorType, errorList: [{ message: error.message, parameter: error.param }] })
   }
+  // spec §6.6: a design that is not YAML is a failed fetch here (502 naming the store); validatedesign says 400
+  if (error instanceof DesignYamlError) return new DownstreamError('store', error.message, { statusCode: 502 })
   if (error instanceof DesignError) return new BadRequestError(error.message, error.message, { errorType: error.errorType })
   if (error instanceof EncryptionError) return new ApiError(500, 'Payload encryption error', error.message, { errorType: 'EncryptionException' })
   // a design that cannot be fetched is the store's failure: 502 naming it (spec §6.6)
@@ -29,8 +32,9 @@ export async function joinScriptRoutes (app: FastifyInstance, options: { fetchDe
   app.get('/join-scripts', { config: { policy: 'kubernetes_provisioner:get_join_scripts' } }, async (request, reply) => {
     try {
       const params = parseJoinParams(request.query as Record<string, string | string[]>)
-      const documents = await options.fetchDesign(params.designRef, request.ctx, request.ctx.token)
+      // spec §6.2: the join IPs (step 2) before the design (step 3), so a Kubernetes failure wins over the store's
       const joinIps = await options.kubernetes.apiServerIps()
+      const documents = await options.fetchDesign(params.designRef, request.ctx, request.ctx.token)
       const remote = await options.fetchFiles(remoteFileUrls(documents), request.ctx)
       const script = buildJoinScript(documents, params, joinIps, { remote })
       request.log.info({ hostname: params.hostname, bytes: script.length }, 'join script generated')

@@ -4,14 +4,17 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { BadRequestError, NotFoundError } from '@slipway/common'
 import { labelKeyProblem, labelPatch, labelValueProblem, type LabelRequest } from '../domain/node-labels.ts'
-import type { KubernetesClient } from '../clients/kubernetes.ts'
+import { NodeNotFoundError, type KubernetesClient } from '../clients/kubernetes.ts'
+
+// a node name is a DNS subdomain (Kubernetes object names)
+const NODE_NAME_MAX_LENGTH = 253
 
 function invalid (message: string, reason: string): BadRequestError {
   return new BadRequestError(message, reason, { errorType: 'InvalidFormatError' })
 }
 
-/** The body as a label request, or a 400 saying what is wrong with it (spec §8.1). */
-export function parseLabelRequest (body: unknown, contentType: string | undefined): LabelRequest {
+/** The body as a label request, or a 400 saying what is wrong with it (spec §8.1); `path` is the request's. */
+export function parseLabelRequest (body: unknown, contentType: string | undefined, path: string): LabelRequest {
   if (body === undefined || body === null || body === '' || contentType === undefined || !contentType.toLowerCase().startsWith('application/json')) {
     throw invalid('Invalid Input Error', 'Missing input: labels dict')
   }
@@ -19,7 +22,7 @@ export function parseLabelRequest (body: unknown, contentType: string | undefine
   try {
     parsed = JSON.parse(String(body))
   } catch (error) {
-    throw invalid('JSON could not be decoded', `Invalid JSON in body: ${(error as Error).message}`)
+    throw invalid('JSON could not be decoded', `${path}: Invalid JSON in body: ${(error as Error).message}`)
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalid('Invalid Input Error', 'The labels must be a JSON object of label name to value')
   const labels: LabelRequest = {}
@@ -46,12 +49,14 @@ export const LABELS_UPDATED = {
 export async function nodeLabelRoutes (app: FastifyInstance, options: { kubernetes: KubernetesClient }): Promise<void> {
   app.put('/node-labels/:node_name', {
     config: { policy: 'kubernetes_provisioner:update_node_labels' },
-    schema: { params: Type.Object({ node_name: Type.String({ maxLength: 253 }) }) }
+    schema: { params: Type.Object({ node_name: Type.String() }) }
   }, async (request) => {
     const { node_name: nodeName } = request.params as { node_name: string }
     // spec §8.1: an empty node name is a bad URL, not bad input
     if (nodeName === '') throw new NotFoundError('Bad URL', 'The node name is missing from the path', { errorType: 'HTTPRouteNotFound' })
-    const requested = parseLabelRequest(request.body, request.headers['content-type'])
+    const requested = parseLabelRequest(request.body, request.headers['content-type'], request.url.split('?')[0] ?? '')
+    // no node has a name longer than Kubernetes allows: upstream asks anyway and relays the 404 (spec §8.4)
+    if (nodeName.length > NODE_NAME_MAX_LENGTH) throw new NodeNotFoundError(nodeName)
     const node = await options.kubernetes.getNode(nodeName)
     const patch = labelPatch(node.metadata?.labels, requested)
     if (Object.keys(patch).length > 0) await options.kubernetes.patchLabels(nodeName, patch)

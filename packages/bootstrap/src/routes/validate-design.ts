@@ -38,7 +38,11 @@ export async function validateDesignRoutes (app: FastifyInstance, options: { fet
       } catch (error) {
         if (error instanceof DownstreamError) messages = failure(`Unable to fetch the design from the store: ${error.reason}`, 'Design fetch', error.component)
         else if (error instanceof DesignError) messages = failure(error.message, error.errorType)
-        else throw error
+        else {
+          // spec §7.4: after the policy check, even our own failure is answered as one validation message
+          request.log.error({ err: error }, 'design validation failed unexpectedly')
+          messages = failure('The design could not be validated because of an unexpected error', 'Unexpected error')
+        }
       }
     }
     const failed = messages.some((m) => m.error)

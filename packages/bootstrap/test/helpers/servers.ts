@@ -7,7 +7,7 @@ import { onTestFinished } from 'vitest'
 import { createPolicy, staticServiceToken } from '@slipway/common'
 import { testAuthenticator } from '@slipway/common/testing'
 import { buildApp } from '../../src/app.ts'
-import { createDesignFetcher, parseDesignYaml } from '../../src/clients/design.ts'
+import { createDesignFetcher, parseDesignYaml, type DesignFetcher } from '../../src/clients/design.ts'
 import { createFileSources } from '../../src/clients/file-sources.ts'
 import { prepareLocalDesign } from '../../src/domain/documents.ts'
 import { stringify as stringifyYaml } from 'yaml'
@@ -49,8 +49,8 @@ export async function startDesignServer (design: string) {
 
 export interface KubeNodeFixture { name: string, labels: Record<string, string>, internalIp?: string }
 
-/** A Kubernetes node API with `nodes`; `mode` makes it fail (error) or stall (hang). */
-export async function startKube (nodes: KubeNodeFixture[], mode: { fail?: boolean } = {}) {
+/** A Kubernetes node API with `nodes`; `mode` makes it fail every call, or answer PATCH with `patchStatus`. */
+export async function startKube (nodes: KubeNodeFixture[], mode: { fail?: boolean, patchStatus?: number } = {}) {
   const patches: Array<{ name: string, body: unknown, contentType: string | undefined }> = []
   const byName = new Map(nodes.map((n) => [n.name, n]))
   const asNode = (n: KubeNodeFixture) => ({
@@ -73,9 +73,10 @@ export async function startKube (nodes: KubeNodeFixture[], mode: { fail?: boolea
     if (node === undefined) return await reply.code(404).send({ kind: 'Status', status: 'Failure', reason: 'NotFound', code: 404 })
     return asNode(node)
   })
-  app.patch('/api/v1/nodes/:name', async (request) => {
+  app.patch('/api/v1/nodes/:name', async (request, reply) => {
     const name = (request.params as { name: string }).name
     patches.push({ name, body: request.body, contentType: request.headers['content-type'] })
+    if (mode.patchStatus !== undefined) return await reply.code(mode.patchStatus).send({ kind: 'Status', status: 'Failure', code: mode.patchStatus })
     const node = byName.get(name)
     const labels = (request.body as { metadata: { labels: Record<string, string | null> } }).metadata.labels
     if (node !== undefined) {
@@ -99,12 +100,12 @@ export function clusterNodes (): KubeNodeFixture[] {
 }
 
 /** The bootstrap app with test tokens; Kubernetes at `kubeUrl` (undefined: no configuration). */
-export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number, designTimeoutMs?: number, kubernetes?: KubernetesClient } = {}) {
+export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number, designTimeoutMs?: number, kubernetes?: KubernetesClient, fetchDesign?: DesignFetcher } = {}) {
   const app = await buildApp({
     authenticator: testAuthenticator(),
     policy: createPolicy(POLICY_DEFAULTS),
     logger: false,
-    fetchDesign: createDesignFetcher({ timeoutMs: options.designTimeoutMs ?? 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken(SERVICE_TOKEN) }),
+    fetchDesign: options.fetchDesign ?? createDesignFetcher({ timeoutMs: options.designTimeoutMs ?? 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken(SERVICE_TOKEN) }),
     fetchFiles: createFileSources({ timeoutMs: 2000, attempts: 3, retryDelayMs: 10, maxBytes: 1024 * 1024, cacheTtlMs: 60_000 }),
     kubernetes: options.kubernetes ?? createKubernetesClient({
       timeoutMs: options.kubeTimeoutMs ?? 2000,

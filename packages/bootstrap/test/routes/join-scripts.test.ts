@@ -94,7 +94,11 @@ describe('GET /api/v1.0/join-scripts', () => {
       ['hostname', [['design_ref', 'http://x/y'], ['ip', '10.0.0.1']]],
       ['hostname', [['design_ref', 'http://x/y'], ['ip', '10.0.0.1'], ['hostnme', 'n1']]],
       ['design_ref', [['hostname', 'n1'], ['ip', '10.0.0.1']]],
-      ['ip', [['design_ref', 'http://x/y'], ['hostname', 'n1']]]
+      ['ip', [['design_ref', 'http://x/y'], ['hostname', 'n1']]],
+      // spec §6.1: every required parameter is looked for before any format is checked
+      ['hostname', [['design_ref', 'bogus'], ['ip', '1.2.3.4']]],
+      ['ip', [['design_ref', 'bogus'], ['hostname', 'N_1']]],
+      ['hostname', [['design_ref', 'http://x/y'], ['ip', 'not-an-ip']]]
     ])('names the missing %s (HTTPMissingParam)', async (name, params) => {
       const { app } = await setup()
       const res = await app.inject({ url: url(params as Array<[string, string]>), headers: AUTH })
@@ -121,7 +125,15 @@ describe('GET /api/v1.0/join-scripts', () => {
       ['labels.static', "a='; reboot; '", 'InvalidFormatError'],
       ['labels.static', 'novalue', 'InvalidFormatError'],
       ['design_ref', 'file:///etc/passwd', 'InvalidFormatError'],
-      ['leave_kubectl', 'maybe', 'HTTPInvalidParam']
+      ['design_ref', 'http://[', 'InvalidFormatError'],
+      ['design_ref', 'deckhand+http://[::1', 'InvalidFormatError'],
+      ['leave_kubectl', 'maybe', 'HTTPInvalidParam'],
+      // spec §6.1: Falcon's exact spellings, so these capitalisations are not booleans
+      ['leave_kubectl', 'TRUE', 'HTTPInvalidParam'],
+      ['leave_kubectl', 'YES', 'HTTPInvalidParam'],
+      ['leave_kubectl', 'On', 'HTTPInvalidParam'],
+      ['leave_kubectl', 'FALSE', 'HTTPInvalidParam'],
+      ['leave_kubectl', 'No', 'HTTPInvalidParam']
     ])('rejects %s=%j as %s', async (name, value, errorType) => {
       const { app, href } = await setup()
       const params: Array<[string, string]> = [['design_ref', href], ['hostname', 'n1'], ['ip', '192.168.77.11']]
@@ -170,10 +182,12 @@ describe('GET /api/v1.0/join-scripts', () => {
     expect(res.json()).toMatchObject({ details: { errorType: 'DeckhandException' } })
   })
 
-  it('answers 400 for a design that is not YAML', async () => {
+  it('answers 502 naming the store for a design that is not YAML (spec §6.6)', async () => {
     const { app, href } = await setup('a: [unclosed\n')
     const res = await app.inject({ url: url(N1(href)), headers: AUTH })
-    expect(res.statusCode).toBe(400)
+    expect(res.statusCode).toBe(502)
+    expect(res.json()).toMatchObject({ status: 'Failure', message: 'Downstream failure: store', code: '502 Bad Gateway', details: { errorType: 'DownstreamError' } })
+    expect(res.json().reason).toContain('not valid YAML')
   })
 
   it('answers 502 naming the store when the design cannot be fetched', async () => {
@@ -191,10 +205,29 @@ describe('GET /api/v1.0/join-scripts', () => {
     const noApiServers = await buildTestApp({ kubeUrl: empty.url })
     const res = await noApiServers.inject({ url: url(N1(`${store.url}/site.yaml`)), headers: AUTH })
     expect(res.statusCode).toBe(503)
-    expect(res.json()).toMatchObject({ message: 'Kubernetes API Error', details: { errorType: 'KubernetesApiError' } })
+    // spec §6.5 and §4: raised with a single argument, so the text is the message
+    expect(res.json()).toMatchObject({
+      message: 'no nodes labelled kubernetes-apiserver=enabled',
+      code: '503 Service Unavailable',
+      details: { errorType: 'KubernetesApiError', messageList: [{ message: 'no nodes labelled kubernetes-apiserver=enabled', error: true }] }
+    })
     const failing = await startKube(clusterNodes(), { fail: true })
     const down = await buildTestApp({ kubeUrl: failing.url })
-    expect((await down.inject({ url: url(N1(`${store.url}/site.yaml`)), headers: AUTH })).statusCode).toBe(503)
+    const failed = await down.inject({ url: url(N1(`${store.url}/site.yaml`)), headers: AUTH })
+    expect(failed.statusCode).toBe(503)
+    expect(failed.json()).toMatchObject({ message: 'Kubernetes API Error', details: { errorType: 'KubernetesApiError' } })
+  })
+
+  it('looks up the join IPs before fetching the design, so Kubernetes\' 503 wins when both fail (spec §6.2)', async () => {
+    const failing = await startKube(clusterNodes(), { fail: true })
+    const app = await buildTestApp({ kubeUrl: failing.url })
+    const res = await app.inject({ url: url(N1('http://127.0.0.1:1/site.yaml')), headers: AUTH })
+    expect(res.statusCode).toBe(503)
+    expect(res.json()).toMatchObject({ message: 'Kubernetes API Error', details: { errorType: 'KubernetesApiError' } })
+    const unconfigured = await buildTestApp()
+    const config = await unconfigured.inject({ url: url(N1('http://127.0.0.1:1/site.yaml')), headers: AUTH })
+    expect(config.statusCode).toBe(502)
+    expect(config.json()).toMatchObject({ message: 'Kubernetes Config Error', details: { errorType: 'KubernetesConfigException' } })
   })
 
   it('answers 401 without a token (before looking at parameters) and 403 without the admin role', async () => {

@@ -42,6 +42,34 @@ describe('PUT /api/v1.0/node-labels/{node_name}', () => {
     expect(kube.patches).toEqual([])
   })
 
+  it('answers invalid JSON with the request path in the reason (spec §8.1)', async () => {
+    const kube = await startKube(clusterNodes())
+    const app = await buildTestApp({ kubeUrl: kube.url })
+    const res = await app.inject({ method: 'PUT', url: '/api/v1.0/node-labels/n1', headers: JSON_HEADERS, payload: '{"a":' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ message: 'JSON could not be decoded', details: { errorType: 'InvalidFormatError' } })
+    expect(res.json().reason).toMatch(/^\/api\/v1\.0\/node-labels\/n1: Invalid JSON in body: ./)
+    expect(res.json().details.messageList[0].message).toBe(res.json().reason)
+  })
+
+  it.each([254, 300, 512])('answers 404 Node not found for a %i-character node name, as Kubernetes would (spec §8.4)', async (length) => {
+    const kube = await startKube(clusterNodes())
+    const app = await buildTestApp({ kubeUrl: kube.url })
+    const res = await app.inject({ method: 'PUT', url: `/api/v1.0/node-labels/${'n'.repeat(length)}`, headers: JSON_HEADERS, payload: { a: '1' } })
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toMatchObject({ status: 'Failure', message: 'Node not found', code: '404 Not Found', details: { errorType: 'NodeNotFoundException' } })
+    expect(kube.patches).toEqual([])
+  })
+
+  it('answers 503 KubernetesApiError when the PATCH answers 404 (spec §8.4: only the GET\'s 404 is Node not found)', async () => {
+    const kube = await startKube(clusterNodes(), { patchStatus: 404 })
+    const app = await buildTestApp({ kubeUrl: kube.url })
+    const res = await app.inject({ method: 'PUT', url: '/api/v1.0/node-labels/n1', headers: JSON_HEADERS, payload: { a: '1', c: '3' } })
+    expect(res.statusCode).toBe(503)
+    expect(res.json()).toMatchObject({ message: 'Kubernetes API Error', code: '503 Service Unavailable', details: { errorType: 'KubernetesApiError' } })
+    expect(kube.patches).toHaveLength(1)
+  })
+
   it('answers 404 for a node the cluster does not have, and for a missing node name', async () => {
     const kube = await startKube(clusterNodes())
     const app = await buildTestApp({ kubeUrl: kube.url })

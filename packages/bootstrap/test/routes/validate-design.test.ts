@@ -85,6 +85,85 @@ describe('POST /api/v1.0/validatedesign', () => {
     expect(res.json()).toMatchObject({ reason: 'Validation', details: { errorCount: 1 } })
   })
 
+  const GENESIS_SCHEMA_END = '    images: {type: object}\n  required: [hostname, ip, labels, images]'
+  // Promenade's shipped Genesis schema: files[].url and tar_url point at a definition it does not have (§10)
+  const withGenesisFiles = (design: string, files: string, definitions = ''): string =>
+    design.replace(GENESIS_SCHEMA_END, `    files: ${files}\n${GENESIS_SCHEMA_END}${definitions === '' ? '' : `\n  definitions: ${definitions}`}`)
+
+  it('answers 200 when a DataSchema $ref points to a missing definition (spec §7.3: accept)', async () => {
+    const design = withGenesisFiles(exampleDesign(), "{type: array, items: {type: object, properties: {url: {$ref: '#/definitions/url'}, tar_url: {$ref: '#/definitions/url'}}}}")
+    expect(design).toContain("$ref: '#/definitions/url'")
+    const res = await validate(design)
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toMatchObject({ status: 'Success', details: { errorCount: 0, messageList: [] } })
+  })
+
+  it('still validates the rest of a schema with a missing $ref, and follows the refs that resolve', async () => {
+    const definitions = "{file: {type: object, properties: {url: {$ref: '#/definitions/url'}, mode: {type: integer}}}}"
+    const design = withGenesisFiles(exampleDesign(), "{type: array, items: {$ref: '#/definitions/file'}}", definitions)
+      .replace('  hostname: n0\n', '  hostname: n0\n  files: [{url: anything, mode: "0644"}]\n')
+    const res = await validate(design)
+    expect(res.statusCode).toBe(400)
+    expect(res.json().details.errorCount).toBe(1)
+    expect(res.json().details.messageList[0]).toMatchObject({ name: 'promenade/Genesis/v1 schema', documents: [{ schema: 'promenade/Genesis/v1', name: 'genesis' }] })
+    expect(res.json().details.messageList[0].message).toContain('/files/0/mode')
+  })
+
+  it('answers 400 with the one failure message when a DataSchema no document uses is invalid (spec §7.3)', async () => {
+    const design = exampleDesign() + '\n---\nschema: deckhand/DataSchema/v1\nmetadata: {schema: metadata/Control/v1, name: example/Unused/v1, storagePolicy: cleartext}\ndata: {type: 12}\n'
+    const res = await validate(design)
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ status: 'Failure', message: 'Promenade validations failed', code: '400 Bad Request', details: { errorCount: 1 } })
+    expect(res.json().details.messageList[0]).toMatchObject({
+      kind: 'ValidationMessage',
+      error: true,
+      name: 'Invalid DataSchema',
+      documents: [{ schema: 'deckhand/DataSchema/v1', name: 'example/Unused/v1' }]
+    })
+    expect(res.json().details.messageList[0].message).toContain('example/Unused/v1')
+  })
+
+  it.each(['null', '[]', 'true', 'just text'])('answers a DataSchema whose data is %s with the one failure message', async (data) => {
+    const design = exampleDesign() + `\n---\nschema: deckhand/DataSchema/v1\nmetadata: {schema: metadata/Control/v1, name: example/Odd/v1, storagePolicy: cleartext}\ndata: ${data}\n`
+    const res = await validate(design)
+    expect(res.statusCode).toBe(400)
+    expect(res.json().details.errorCount).toBe(1)
+    expect(res.json().details.messageList[0]).toMatchObject({ name: 'Invalid DataSchema', message: 'The DataSchema example/Odd/v1 is not a valid JSON schema: a JSON schema must be an object' })
+  })
+
+  it('answers an invalid schema with the one failure message even when documents would fail too', async () => {
+    const design = exampleDesign().replace('  config:\n    live-restore: true\n    storage-driver: overlay2', '  other: true') +
+      '\n---\nschema: deckhand/DataSchema/v1\nmetadata: {schema: metadata/Control/v1, name: example/Broken/v1, storagePolicy: cleartext}\ndata: {required: []}\n'
+    const res = await validate(design)
+    expect(res.statusCode).toBe(400)
+    expect(res.json().details.errorCount).toBe(1)
+    expect(res.json().details.messageList[0].name).toBe('Invalid DataSchema')
+  })
+
+  it.each(['not-a-url', 'http://[', 'deckhand+http://[', 'deckhand+not-a-url'])('answers the href %j with a 400 validation body (spec §7.4)', async (href) => {
+    const res = await validate(undefined, { href })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ kind: 'Status', status: 'Failure', message: 'Promenade validations failed', reason: 'Validation', details: { errorCount: 1 } })
+    expect(res.json().details.messageList[0]).toMatchObject({ name: 'InvalidFormatError', message: 'design_ref is not a valid URL' })
+  })
+
+  it('answers an unexpected failure with a 400 validation body that carries none of its internals', async () => {
+    const app = await buildTestApp({ fetchDesign: async () => { throw new TypeError('secret internal detail at /src/x.ts:1') } })
+    const res = await app.inject({ method: 'POST', url: '/api/v1.0/validatedesign', headers: { ...AUTH, 'content-type': 'application/json' }, payload: JSON.stringify({ href: 'http://127.0.0.1:1/site.yaml' }) })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Validation', details: { errorCount: 1 } })
+    expect(res.json().details.messageList[0]).toMatchObject({ name: 'Unexpected error', error: true })
+    expect(res.body).not.toContain('secret internal detail')
+  })
+
+  it('answers a plain http design that is not YAML with a 400 validation body', async () => {
+    const store = await startDesignServer('a: [unclosed\n')
+    const res = await validate(undefined, { href: `${store.url}/site.yaml` })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ reason: 'Validation', details: { errorCount: 1 } })
+    expect(res.json().details.messageList[0].message).toContain('not valid YAML')
+  })
+
   it('answers 401 and 403 with the error body', async () => {
     const app = await buildTestApp()
     expect((await app.inject({ method: 'POST', url: '/api/v1.0/validatedesign' })).statusCode).toBe(401)
