@@ -26,17 +26,16 @@ export async function buildApp (deps: AppDeps) {
     logger: deps.logger,
     bodyLimitBytes: deps.bodyLimitBytes,
     authenticator: deps.authenticator,
-    policy: deps.policy
+    policy: deps.policy,
+    // Promenade's request-id header beside the seed's x-service-req, its any-value context marker and its
+    // X-End-User echo, on every answer (spec/bootstrap.md §3)
+    requestIdHeaders: ['x-deckhand-req'],
+    contextMarkers: 'any',
+    echoEndUser: true
   })
   // bodies are parsed by the routes, so that each answers bad input in its own documented shape
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
-  app.addHook('onRequest', async (request, reply) => {
-    // Promenade's request-id header, beside the seed's x-service-req (spec/bootstrap.md §3)
-    reply.header('x-deckhand-req', request.id)
-    const endUser = request.headers['x-end-user']
-    if (typeof endUser === 'string') reply.header('x-end-user', endUser)
-  })
   // the kubeconfig's TLS agent lives as long as the app
   app.addHook('onClose', async () => { await deps.kubernetes.close() })
   await app.register(versionsRoutes)

@@ -55,6 +55,15 @@ export interface ServiceAppOptions {
   /** Absent: no authentication at all (stand-ins). */
   authenticator?: Authenticator | undefined
   policy?: Policy | undefined
+  /** More response headers carrying the request id beside `x-service-req` (the bootstrap service: `x-deckhand-req`). */
+  requestIdHeaders?: string[]
+  /**
+   * Which `X-Context-Marker` values are taken: `uuid` (the orchestrator, spec/orchestrator.md §1.3; anything else is
+   * replaced by the request id) or `any` non-empty value (the bootstrap service, spec/bootstrap.md §3).
+   */
+  contextMarkers?: 'uuid' | 'any'
+  /** Echo the caller's `X-End-User` on every response, errors included (spec/bootstrap.md §3). */
+  echoEndUser?: boolean
 }
 
 export type ServiceApp = FastifyInstance & ReturnType<FastifyInstance['withTypeProvider']>
@@ -111,6 +120,7 @@ function credentialsOf (identity: Identity | undefined): Credentials {
  * `config.policy` names a route's rule, `config.public` skips authentication.
  */
 export function createServiceApp (options: ServiceAppOptions) {
+  const idHeaders = ['x-service-req', ...(options.requestIdHeaders ?? [])]
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions({ service: options.service, level: options.logLevel }),
     logController: new LogController({ disableRequestLogging: true }),
@@ -134,7 +144,7 @@ export function createServiceApp (options: ServiceAppOptions) {
       socket.end(`HTTP/1.1 ${statusLine(failure.statusCode)}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
     },
     frameworkErrors: (error, request, reply) => {
-      reply.header('x-service-req', request.id)
+      for (const name of idHeaders) reply.header(name, request.id)
       sendError(reply, request, new BadRequestError('Bad Request', error.message, { errorType: 'InvalidFormatError' }))
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
@@ -160,10 +170,14 @@ export function createServiceApp (options: ServiceAppOptions) {
   app.decorateRequest('ctx', null as unknown as RequestContext)
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-service-req', request.id)
+    // before authentication, so that 401 and 403 answers carry them too
+    for (const name of idHeaders) reply.header(name, request.id)
     const marker = request.headers['x-context-marker']
-    const contextMarker = typeof marker === 'string' && isUuid(marker) ? marker : request.id
+    const acceptable = typeof marker === 'string' && (options.contextMarkers === 'any' ? marker.trim() !== '' : isUuid(marker))
+    const contextMarker = acceptable ? marker : request.id
     reply.header('x-context-marker', contextMarker)
+    const endUser = request.headers['x-end-user']
+    if (options.echoEndUser === true && typeof endUser === 'string' && endUser !== '') reply.header('x-end-user', endUser)
     const tokenHeader = request.headers['x-auth-token']
     const token = typeof tokenHeader === 'string' && tokenHeader !== '' ? tokenHeader : undefined
     let identity: Identity | undefined
