@@ -227,6 +227,7 @@ describe('error rendering', () => {
     })
     const huge = await raw(`GET /api/v1.0/health HTTP/1.1\r\nhost: x\r\nx-junk: ${'a'.repeat(20_000)}\r\n\r\n`)
     expect(huge).toMatch(/^HTTP\/1.1 431 Request Header Fields Too Large\r\n/)
+    expect(huge).toMatch(/\r\nx-service-req: [0-9a-f-]{36}\r\n/)
     expect(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4))).toMatchObject({ kind: 'status', status: 'Failure', code: '431 Request Header Fields Too Large' })
     const garbage = await raw('NOT HTTP AT ALL\r\n\r\n')
     expect(garbage).toMatch(/^HTTP\/1.1 400 Bad Request\r\n/)

@@ -141,7 +141,9 @@ export function createServiceApp (options: ServiceAppOptions) {
           ? new ApiError(408, 'Request Timeout', 'The request was not received in time')
           : new BadRequestError('Bad Request', 'The request could not be parsed as HTTP', { errorType: 'InvalidFormatError' })
       const body = JSON.stringify(errorBody(failure))
-      socket.end(`HTTP/1.1 ${statusLine(failure.statusCode)}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+      // no request was made of it, but every answer carries a request id (seed 000 preamble)
+      const ids = idHeaders.map((name) => `${name}: ${newUuid()}\r\n`).join('')
+      socket.end(`HTTP/1.1 ${statusLine(failure.statusCode)}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${ids}connection: close\r\n\r\n${body}`)
     },
     frameworkErrors: (error, request, reply) => {
       for (const name of idHeaders) reply.header(name, request.id)
