@@ -13,8 +13,9 @@ export class StoreError extends ApiError {
   }
 }
 
-export const revisionNotFound = (id: string | number): StoreError =>
-  new StoreError(404, 'RevisionNotFound', `The requested revision=${id} was not found.`)
+/** `errorType` is `RevisionNotFound` except where upstream names another (spec §7: `HTTPNotFound`). */
+export const revisionNotFound = (id: string | number, errorType = 'RevisionNotFound'): StoreError =>
+  new StoreError(404, errorType, `The requested revision=${id} was not found.`)
 
 export const badRequest = (message: string, errorType = 'HTTPBadRequest'): StoreError =>
   new StoreError(400, errorType, message)

@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { parseAllDocuments } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import { emitYaml, emitYamlStream, parseYamlStream } from '../src/yaml/codec.ts'
-import { pyJsonDumps, redactionHash } from '../src/domain/values.ts'
+import { pyJsonDumps, pyStr, redactionHash } from '../src/domain/values.ts'
 import { buildTestApp, doc, docsOf, get, put } from './helpers/app.ts'
 
 const value = fc.letrec((tie) => ({
@@ -42,6 +42,22 @@ describe('Python-compatible JSON', () => {
     expect(pyJsonDumps({ b: [1, 'é'], a: { c: null, d: true } })).toBe('{"b": [1, "\\u00e9"], "a": {"c": null, "d": true}}')
     expect(pyJsonDumps({ b: 1, a: 2 }, true)).toBe('{"a": 2, "b": 1}')
     expect(redactionHash('hunter2')).toBe('4ddbb67bf993867e13253c146a339ed3b33ea5b895543569278e99d5b3c2b7d5')
+  })
+})
+
+describe('floats with whole-number values (spec §2, §9.10, §12)', () => {
+  const FLOATS = 'one: 1.0\nthousand: 1.0e+3\nint: 1\nhalf: 1.5\nneg_zero: -0.0\nbig: 1.0e+16\nsixty: 1:30.0\n'
+
+  it('keeps them floats: json.dumps writes 1.0, str() gives 1.0, the emitter writes 1.0', () => {
+    const value = parseYamlStream(FLOATS)[0]?.value
+    expect(pyJsonDumps(value)).toBe('{"one": 1.0, "thousand": 1000.0, "int": 1, "half": 1.5, "neg_zero": -0.0, "big": 1e+16, "sixty": 90.0}')
+    expect(redactionHash((value as Record<string, unknown>).one)).toBe('d0ff5974b6aa52cf562bea5921840c032a860a91a3512f7fe8f768f6bbe005f6')
+    expect(pyStr((value as Record<string, unknown>).thousand)).toBe('1000.0')
+    expect(pyStr(value)).toBe("{'one': 1.0, 'thousand': 1000.0, 'int': 1, 'half': 1.5, 'neg_zero': -0.0, 'big': 1e+16, 'sixty': 90.0}")
+    const text = emitYaml(value)
+    expect(text).toBe('one: 1.0\nthousand: 1000.0\nint: 1\nhalf: 1.5\nneg_zero: -0.0\nbig: 1.0e+16\nsixty: 90.0\n')
+    expect(pyJsonDumps(parseYamlStream(text)[0]?.value)).toBe(pyJsonDumps(value))
+    expect(parseAllDocuments(text, { version: '1.1' })[0]?.toJS()).toEqual({ one: 1, thousand: 1000, int: 1, half: 1.5, neg_zero: -0, big: 1e16, sixty: 90 })
   })
 })
 

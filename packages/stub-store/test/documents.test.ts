@@ -83,12 +83,23 @@ describe('GET /revisions/{id}/documents filters', () => {
 
   it('answers 404 for an unknown revision and 200 with an empty body for an empty live set', async () => {
     const app = await seeded()
-    expectError(await get(app, '/revisions/9/documents'), 404, 'RevisionNotFound')
+    expectError(await get(app, '/revisions/9/documents'), 404, 'HTTPNotFound')
     await put(app, 'one', '')
     await put(app, 'two', '')
     const res = await get(app, '/revisions/4/documents')
     expect(res.statusCode).toBe(200)
     expect(res.body).toBe('')
+  })
+
+  it('answers 404 HTTPNotFound (upstream\'s type here) with the revision message; other endpoints keep RevisionNotFound (spec §7)', async () => {
+    const app = await seeded()
+    const unknown = expectError(await get(app, '/revisions/9/documents'), 404, 'HTTPNotFound')
+    expect(unknown.message).toBe('The requested revision=9 was not found.')
+    expect(unknown.details.messageList).toEqual([{ message: 'The requested revision=9 was not found.', error: true }])
+    expect(expectError(await get(app, '/revisions/nine/documents'), 404, 'HTTPNotFound').message).toBe('The requested revision=nine was not found.')
+    expectError(await get(app, '/revisions/9'), 404, 'RevisionNotFound')
+    expectError(await get(app, '/revisions/9/rendered-documents'), 404, 'RevisionNotFound')
+    expectError(await get(app, '/revisions/9/tags'), 404, 'RevisionNotFound')
   })
 
   it('shows an older revision as it was', async () => {

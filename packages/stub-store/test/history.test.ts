@@ -33,6 +33,17 @@ describe('GET /revisions/{a}/diff/{b}', () => {
     expect(bodyOf(await get(app, '/revisions/1/diff/5'))).toEqual({ b: 'unmodified' })
   })
 
+  it('reports a value changed from 1 to 1.0 as modified (a float hashes as 1.0, spec §2, §12)', async () => {
+    const app = await buildTestApp()
+    const widget = (v: string) => `schema: example/Kind/v1\nmetadata: {schema: metadata/Document/v1, name: w, storagePolicy: cleartext, layeringDefinition: {layer: site}}\ndata: {v: ${v}}\n`
+    await put(app, 'b', widget('1')) // 1
+    await put(app, 'b', widget('1.0')) // 2
+    await put(app, 'b', widget('1.0')) // 3
+    expect(bodyOf(await get(app, '/revisions/1/diff/2'))).toEqual({ b: 'modified' })
+    expect(bodyOf(await get(app, '/revisions/2/diff/3'))).toEqual({ b: 'unmodified' })
+    expect((await get(app, '/revisions/2/documents')).body).toContain('v: 1.0\n')
+  })
+
   it('answers 400 InvalidInputException for a non-integer id and 404 for an unknown one', async () => {
     const app = await buildTestApp()
     await put(app, 'b', A)
@@ -116,6 +127,24 @@ describe('tags', () => {
     expect(bodyOf(await get(app, '/revisions?tag=committed')).count).toBe(2)
   })
 
+  it('gives back dates and binary values in tag data as they were posted (spec §2)', async () => {
+    const app = await buildTestApp()
+    await put(app, 'b', A)
+    const created = await post(app, '/revisions/1/tags/t1', 'when: 2026-05-01\nblob: !!binary aGk=\nratio: 2.0\n')
+    expect(created.statusCode).toBe(201)
+    const listed = await get(app, '/revisions/1/tags')
+    expect(listed.statusCode).toBe(200)
+    expect(listed.body).toBe('t1:\n  when: 2026-05-01\n  blob: !!binary aGk=\n  ratio: 2.0\n')
+    const shown = await get(app, '/revisions/1/tags/t1')
+    expect(shown.statusCode).toBe(200)
+    expect(shown.body).toBe(listed.body)
+    const revision = await get(app, '/revisions/1')
+    expect(revision.statusCode).toBe(200)
+    expect(bodyOf(revision).tags).toEqual({ t1: { when: new Date('2026-05-01T00:00:00Z'), blob: expect.anything(), ratio: 2 } })
+    expect(revision.body).toContain('    when: 2026-05-01\n    blob: !!binary aGk=\n    ratio: 2.0\n')
+    expect(revision.body).not.toContain('yaml')
+  })
+
   it('answers 400 RevisionTagBadFormat for non-mapping data and 404 for an unknown revision', async () => {
     const app = await buildTestApp()
     await put(app, 'b', A)
@@ -123,6 +152,17 @@ describe('tags', () => {
     expect(body.message).toMatch(/must either be null or dictionary\.$/)
     expectError(await post(app, '/revisions/3/tags/t'), 404, 'RevisionNotFound')
     expectError(await get(app, '/revisions/3/tags'), 404, 'RevisionNotFound')
+  })
+
+  it('prints non-mapping tag data the way Python does in the RevisionTagBadFormat message', async () => {
+    const app = await buildTestApp()
+    await put(app, 'b', A)
+    const numbers = expectError(await post(app, '/revisions/1/tags/t', '[1, 2]\n'), 400, 'RevisionTagBadFormat')
+    expect(numbers.message).toBe('The requested tag data [1, 2] must either be null or dictionary.')
+    const words = expectError(await post(app, '/revisions/1/tags/t', '- a\n- true\n- null\n'), 400, 'RevisionTagBadFormat')
+    expect(words.message).toBe("The requested tag data ['a', True, None] must either be null or dictionary.")
+    const text = expectError(await post(app, '/revisions/1/tags/t', 'just text\n'), 400, 'RevisionTagBadFormat')
+    expect(text.message).toBe('The requested tag data just text must either be null or dictionary.')
   })
 })
 
@@ -196,6 +236,65 @@ describe('validations', () => {
     await put(app, 'c', A)
     await post(app, '/revisions/2/validations/other-validation', RESULT)
     expect(bodyOf(await get(app, '/revisions/2/validations')).results).toEqual([{ name: 'other-validation', status: 'success' }])
+  })
+
+  it('gives back dates in posted errors as they were posted, in detail and by entry (spec §2)', async () => {
+    const app = await buildTestApp()
+    await put(app, 'b', A)
+    await post(app, '/revisions/1/validations/promenade-schema-validation', 'status: failure\nvalidator: {name: promenade, version: 1.1.2}\nerrors:\n- message: expired\n  at: 2026-05-01\n')
+    const entry = await get(app, '/revisions/1/validations/promenade-schema-validation/entries/0')
+    expect(entry.statusCode).toBe(200)
+    expect(bodyOf(entry).errors).toEqual([{ message: 'expired', at: new Date('2026-05-01T00:00:00Z') }])
+    expect(entry.body).toContain('  at: 2026-05-01\n')
+    const detail = await get(app, '/revisions/1/validations/detail')
+    expect(detail.statusCode).toBe(200)
+    expect(bodyOf(detail).results[0].errors).toEqual([{ message: 'expired', at: new Date('2026-05-01T00:00:00Z') }])
+    expect(detail.body).not.toContain('yaml')
+  })
+
+  const POLICY = 'schema: deckhand/ValidationPolicy/v1\nmetadata: {schema: metadata/Control/v1, name: vp}\ndata:\n  validations:\n  - {name: promenade-schema-validation, expiresAfter: 2d}\n  - {name: drydock-site-validation, expiresAfter: 1h}\n  - {name: armada-site-validation}\n'
+  const NEVER = 'The result for this validation was never externally registered so its status defaulted to "failure".'
+
+  it('shows the policy\'s expiresAfter for each validation name, null when the policy gives none (spec §10.2)', async () => {
+    const app = await buildTestApp()
+    await put(app, 'b', POLICY)
+    await post(app, '/revisions/1/validations/promenade-schema-validation', RESULT)
+    await post(app, '/revisions/1/validations/armada-site-validation', RESULT)
+    await post(app, '/revisions/1/validations/other-validation', RESULT)
+    const entry = await get(app, '/revisions/1/validations/promenade-schema-validation/entries/0')
+    expect(entry.statusCode).toBe(200)
+    expect(bodyOf(entry).expiresAfter).toBe('2d')
+    expect(bodyOf(await get(app, '/revisions/1/validations/armada-site-validation/entries/0')).expiresAfter).toBeNull()
+    expect(bodyOf(await get(app, '/revisions/1/validations/other-validation/entries/0')).expiresAfter).toBeNull()
+    expect(bodyOf(await get(app, '/revisions/1/validations/drydock-site-validation/entries/0')).expiresAfter).toBe('1h')
+    const detail = await get(app, '/revisions/1/validations/detail')
+    expect(detail.statusCode).toBe(200)
+    expect(bodyOf(detail).results.map((r: any) => [r.name, r.expiresAfter])).toEqual([
+      ['promenade-schema-validation', '2d'], ['armada-site-validation', null], ['other-validation', null], [null, null]
+    ])
+  })
+
+  it('shapes entries as {name, status, createdAt, expiresAfter, errors}; one never-registered entry, named as requested or null (spec §10.2, §10.3)', async () => {
+    const app = await buildTestApp()
+    await put(app, 'b', POLICY)
+    await post(app, '/revisions/1/validations/promenade-schema-validation', RESULT)
+    const posted = await get(app, '/revisions/1/validations/promenade-schema-validation/entries/0')
+    expect(posted.statusCode).toBe(200)
+    expect(Object.keys(bodyOf(posted))).toEqual(['name', 'status', 'createdAt', 'expiresAfter', 'errors'])
+    const never = await get(app, '/revisions/1/validations/drydock-site-validation/entries/0')
+    expect(never.statusCode).toBe(200)
+    expect(bodyOf(never)).toEqual({ name: 'drydock-site-validation', status: 'failure', createdAt: null, expiresAfter: '1h', errors: [{ message: NEVER }] })
+    expect(Object.keys(bodyOf(never))).toEqual(['name', 'status', 'createdAt', 'expiresAfter', 'errors'])
+    const detail = await get(app, '/revisions/1/validations/detail')
+    expect(detail.statusCode).toBe(200)
+    // drydock and armada are both missing: upstream adds a single entry, without a name
+    expect(bodyOf(detail)).toEqual({
+      count: 2,
+      results: [
+        { name: 'promenade-schema-validation', status: 'success', createdAt: expect.any(String), expiresAfter: '2d', errors: [], id: 0 },
+        { name: null, status: 'failure', createdAt: null, expiresAfter: null, errors: [{ message: NEVER }], id: 1 }
+      ]
+    })
   })
 
   it('records nothing by itself for a fresh revision', async () => {

@@ -2,6 +2,7 @@
 // error statuses of §9.9.
 import { describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
+import { redactionHash } from '../src/domain/values.ts'
 import { buildTestApp, doc, docsOf, expectError, get, layeringPolicy, put, rendered, type DocSpec } from './helpers/app.ts'
 
 const L3 = ['global', 'region', 'site']
@@ -222,6 +223,30 @@ describe('substitution', () => {
       }
     ])
     expect((await rendered(app, 1)).d.data).toEqual({ conn: 'db.example:5432 and db.example again', user: 'user', odd: '<a\\1b>', repr: "is {'p': 1}", nomatch: 'unchanged' })
+  })
+
+  it('substitutes floats with whole-number values as floats, and writes them as 1.0 into patterns (spec §9.10)', async () => {
+    const app = await buildTestApp()
+    await put(app, 'site', layeringPolicy(['site']) + `---
+schema: src/Values/v1
+metadata: {schema: metadata/Document/v1, name: vals, storagePolicy: cleartext, layeringDefinition: {layer: site}}
+data: {version: 2.0, big: 1.0e+3, list: [1.0]}
+---
+schema: example/Kind/v1
+metadata:
+  schema: metadata/Document/v1
+  name: d
+  storagePolicy: cleartext
+  layeringDefinition: {layer: site}
+  substitutions:
+  - {src: {schema: src/Values/v1, name: vals, path: .version}, dest: {path: .text, pattern: VER}}
+  - {src: {schema: src/Values/v1, name: vals, path: .list}, dest: {path: .repr, pattern: LIST}}
+  - {src: {schema: src/Values/v1, name: vals, path: .big}, dest: {path: .copy}}
+data: {text: v=VER, repr: is LIST}
+`)
+    const res = await get(app, '/revisions/1/rendered-documents?cleartext-secrets=true&metadata.name=d')
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toContain("data:\n  text: 'v=2.0'\n  repr: 'is [1.0]'\n  copy: 1000.0\n")
   })
 
   it('replaces patterns recursively with a depth bound', async () => {
@@ -462,6 +487,47 @@ describe('secrets in rendering', () => {
     expect(JSON.stringify(docs)).not.toContain('hunter2')
     expect(cfg.metadata.substitutions[0].src.path).toMatch(/^[0-9a-f]{64}$/)
     expect(cfg.metadata.substitutions[0].dest.path).toMatch(/^[0-9a-f]{64}$/)
+  })
+
+  it('hashes the paths of every substitution of a document redacted for taking a secret, not only the secret\'s (spec §12)', async () => {
+    const app = await site([
+      SECRET,
+      { schema: 'src/Values/v1', name: 'vals', layer: 'site', data: { host: 'db.example' } },
+      { ...USER, substitutions: [sub('src/Values/v1', 'vals', '.host', [{ path: '.host' }, { path: '.url', pattern: 'HOST' }]), ...(USER.substitutions as unknown[])], data: { url: 'https://HOST/' } }
+    ])
+    for (const query of ['', '&cleartext-secrets=false']) {
+      const res = await get(app, `/revisions/1/rendered-documents?metadata.name=cfg${query}`)
+      expect(res.statusCode).toBe(200)
+      const cfg = docsOf(res)[0]
+      expect(cfg.metadata.storagePolicy).toBe('encrypted')
+      expect(cfg.metadata.substitutions).toEqual([
+        { src: { schema: 'src/Values/v1', name: 'vals', path: redactionHash('.host') }, dest: [{ path: redactionHash('.host') }, { path: redactionHash('.url'), pattern: 'HOST' }] },
+        { src: { schema: 'deckhand/Passphrase/v1', name: 'pw', path: redactionHash('.') }, dest: { path: redactionHash('.password') } }
+      ])
+    }
+    // the cleartext view keeps every path
+    expect((await rendered(app, 1)).cfg.metadata.substitutions[0].src.path).toBe('.host')
+  })
+
+  it('never shows a substituted secret in a D002 entry, with cleartext-secrets absent or false (spec §11, §12)', async () => {
+    const schema = '---\nschema: deckhand/DataSchema/v1\nmetadata: {schema: metadata/Control/v1, name: app/Config/v1}\ndata:\n  type: object\n  properties:\n    q: {type: string}\n    creds: {type: object, properties: {port: {type: string}}}\n'
+    const app = await buildTestApp()
+    await put(app, 'b', layeringPolicy(L3) + schema + [
+      doc(SECRET),
+      doc({ schema: 'app/Creds/v1', name: 'creds', layer: 'site', storagePolicy: 'encrypted', data: { user: 'me', pass: 'hunter2', port: 1 } }),
+      doc({ ...USER, substitutions: [sub('deckhand/Passphrase/v1', 'pw', '.', { path: '.p' })], data: { q: 1 } }),
+      doc({ schema: 'app/Config/v1', name: 'whole', layer: 'site', substitutions: [sub('app/Creds/v1', 'creds', '.', { path: '.creds' })], data: {} })
+    ].join(''))
+    for (const query of ['', '?cleartext-secrets=false', '?cleartext-secrets=true']) {
+      const res = await get(app, `/revisions/1/rendered-documents${query}`)
+      expect(res.statusCode).toBe(400)
+      expect(res.body).not.toContain('hunter2')
+      const body = expectError(res, 400, 'InvalidDocumentFormat')
+      const byName = Object.fromEntries(body.details.messageList.map((m: any) => [m.documents[0].name, m]))
+      expect(byName.cfg).toMatchObject({ name: 'D002', message: 'Sanitized to avoid exposing secret.', diagnostic: { error_section: { p: 'Sanitized to avoid exposing secret.', q: 1 } } })
+      // the failing value lies inside the substituted mapping: the whole section is masked
+      expect(byName.whole).toMatchObject({ name: 'D002', message: 'Sanitized to avoid exposing secret.', diagnostic: { error_section: 'Sanitized to avoid exposing secret.' } })
+    }
   })
 
   it('does not let one caller\'s secrets mode leak into another\'s answer', async () => {

@@ -212,6 +212,33 @@ data:
     expect(res.body).toContain('day: 2026-05-01\n')
   })
 
+  it('keeps floats with whole-number values floats: 1.0 and 1.0e+3 come back as 1.0 and 1000.0', async () => {
+    const app = await buildTestApp()
+    const res = await put(app, 'b', `schema: acme/Widget/v1
+metadata:
+  schema: metadata/Document/v1
+  name: w
+  labels: {version: 2.0}
+  storagePolicy: cleartext
+  layeringDefinition: {layer: site}
+data:
+  one: 1.0
+  thousand: 1.0e+3
+  int: 1
+  half: 0.5
+  big: 1.0e+20
+  list: [1.0, 2]
+`)
+    expect(res.statusCode).toBe(200)
+    const listed = await get(app, '/revisions/1/documents')
+    expect(listed.statusCode).toBe(200)
+    for (const body of [res.body, listed.body]) {
+      expect(body).toContain('data:\n  one: 1.0\n  thousand: 1000.0\n  int: 1\n  half: 0.5\n  big: 1.0e+20\n  list:\n  - 1.0\n  - 2\n')
+      expect(body).toContain('version: 2.0\n')
+    }
+    expect(docsOf(listed)[0].metadata.labels).toEqual({ version: 2 })
+  })
+
   it('keeps revision timestamps strings for a YAML 1.1 reader', async () => {
     const app = await buildTestApp()
     await put(app, 'b', WIDGET)

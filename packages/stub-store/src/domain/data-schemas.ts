@@ -4,7 +4,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv'
 import AjvDraft04 from 'ajv-draft-04'
 import { getAt, parsePath } from './paths.ts'
 import { SCHEMA_PATTERN, type ValidationEntry } from './documents.ts'
-import { clone, isMapping, pyStr, type Mapping } from './values.ts'
+import { clone, isMapping, pyStr, WholeFloat, type Mapping } from './values.ts'
 
 const SECRET_KINDS = ['Certificate', 'CertificateKey', 'CertificateAuthority', 'CertificateAuthorityKey', 'Passphrase', 'PrivateKey', 'PublicKey']
 
@@ -101,26 +101,58 @@ export function schemaRegistry (dataSchemas: Array<{ name: string, data: unknown
   return registry
 }
 
+const SANITIZED = 'Sanitized to avoid exposing secret.'
+
+/**
+ * The mapping holding the failing value, every substituted destination in it masked (substituted values may
+ * be secrets). `metadata.substitutions` must hold the real paths: validation runs before redaction hashes them.
+ */
 function sanitizedSection (doc: SchemaTarget, sectionPath: Array<string | number>): unknown {
   const section = clone(getAt(doc.data, sectionPath))
   const subs = doc.metadata.substitutions
   if (!Array.isArray(subs)) return section
-  // substituted values may be secrets: mask every destination inside the section
   for (const s of subs) {
     if (!isMapping(s)) continue
     for (const d of Array.isArray(s.dest) ? s.dest : [s.dest]) {
       if (!isMapping(d) || typeof d.path !== 'string') continue
       let segs
       try { segs = parsePath(d.path) } catch { continue }
-      if (segs.length <= sectionPath.length || !sectionPath.every((x, i) => segs[i] === x)) continue
+      const shared = Math.min(segs.length, sectionPath.length)
+      let related = true
+      for (let i = 0; i < shared && related; i++) related = segs[i] === sectionPath[i]
+      if (!related) continue
+      // a destination at or above the section: the whole section is (part of) a substituted value
+      if (segs.length <= sectionPath.length) return SANITIZED
       let cur: unknown = section
       const rest = segs.slice(sectionPath.length)
       for (let i = 0; i < rest.length - 1 && cur !== null && typeof cur === 'object'; i++) cur = (cur as Mapping)[rest[i] as string]
       const last = rest[rest.length - 1] as string
-      if (cur !== null && typeof cur === 'object' && last in (cur as Mapping)) (cur as Mapping)[last] = 'Sanitized to avoid exposing secret.'
+      if (cur !== null && typeof cur === 'object' && last in (cur as Mapping)) (cur as Mapping)[last] = SANITIZED
     }
   }
   return section
+}
+
+/** The data as ajv sees it: whole-number floats as plain numbers (the same tree when there are none). */
+function withPlainNumbers (value: unknown): unknown {
+  if (value instanceof WholeFloat) return value.value
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const v = withPlainNumbers(value[i])
+      if (v !== value[i]) (out ??= [...value])[i] = v
+    }
+    return out ?? value
+  }
+  if (isMapping(value)) {
+    let out: Mapping | undefined
+    for (const k in value) {
+      const v = withPlainNumbers(value[k])
+      if (v !== value[k]) (out ??= { ...value })[k] = v
+    }
+    return out ?? value
+  }
+  return value
 }
 
 /** D002 entries for every document whose data fails its registered schema (abstract ones are skipped by the caller). */
@@ -134,13 +166,14 @@ export function validateAgainstSchemas (docs: SchemaTarget[], registry: Map<stri
       entries.push(d002(doc, `The DataSchema for ${doc.schema} cannot be compiled: ${validate.message}`, { error_section: null, schema_path: '.', validation_schema: schema }))
       continue
     }
-    if (validate(doc.data) === true) continue
+    // ajv validates JS numbers; a draft-4 `integer` therefore also accepts 1.0, which upstream's jsonschema rejects
+    if (validate(withPlainNumbers(doc.data)) === true) continue
     const sensitive = doc.metadata.storagePolicy === 'encrypted' || (Array.isArray(doc.metadata.substitutions) && doc.metadata.substitutions.length > 0)
     for (const e of validate.errors ?? []) {
       const pathSegs = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s: string, i: number, all: string[]) => Array.isArray(getAt(doc.data, all.slice(0, i))) ? Number(s) : s)
       const value = getAt(doc.data, pathSegs)
       let message = messageOf(e, value)
-      if (sensitive && / is not of type /.test(message)) message = 'Sanitized to avoid exposing secret.'
+      if (sensitive && / is not of type /.test(message)) message = SANITIZED
       const sectionPath = pathSegs.length === 0 ? [] : pathSegs.slice(0, -1)
       entries.push(d002(doc, message, {
         error_section: sanitizedSection(doc, sectionPath),

@@ -1,6 +1,6 @@
 // Document structure (spec §4.1): the checks every PUT runs, the metadata defaults applied on storage
 // (§4.2) and the identities documents are known by.
-import { isMapping, type Mapping } from './values.ts'
+import { isMapping, WholeFloat, type Mapping } from './values.ts'
 
 export const SCHEMA_PATTERN = /^[A-Za-z]+\/[A-Za-z]+\/v\d+$/
 const DOCUMENT_METADATA = /^metadata\/Document\/v\d+$/
@@ -57,7 +57,7 @@ function repr (value: unknown): string {
   if (typeof value === 'string') return `'${value}'`
   if (value === null || value === undefined) return 'None'
   if (typeof value === 'boolean') return value ? 'True' : 'False'
-  if (typeof value === 'number') return String(value)
+  if (typeof value === 'number' || value instanceof WholeFloat) return String(value)
   try {
     return JSON.stringify(value).replace(/"/g, "'").replace(/\btrue\b/g, 'True').replace(/\bfalse\b/g, 'False').replace(/\bnull\b/g, 'None')
   } catch {
@@ -70,6 +70,8 @@ function typeName (value: unknown): string {
   if (Array.isArray(value)) return 'array'
   if (isMapping(value)) return 'object'
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
+  // draft 4 (upstream's validator): a float is never an integer, even 1.0
+  if (value instanceof WholeFloat) return 'number'
   return typeof value
 }
 

@@ -1,6 +1,6 @@
 // Query filters, sorting and limits of the document listings (spec §7), shared by raw and rendered views.
 import { StoreError } from '../errors.ts'
-import { isMapping, type Mapping } from './values.ts'
+import { isMapping, numericValue, type Mapping } from './values.ts'
 
 export type Query = Record<string, string | string[] | undefined>
 
@@ -83,7 +83,9 @@ function fieldAt (doc: unknown, path: string): unknown {
   return cur
 }
 
-function compare (a: unknown, b: unknown): number {
+function compare (x: unknown, y: unknown): number {
+  const a = numericValue(x)
+  const b = numericValue(y)
   if (typeof a === 'number' && typeof b === 'number') return a - b
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0
   const sa = typeof a === 'string' ? a : JSON.stringify(a) ?? ''

@@ -1,6 +1,6 @@
 // The path language of layering actions and substitutions (spec §9.11): `.a.b`, `$.a`, `.list[2].x`,
 // `[0][1]`, quoted keys; reading, writing (creating what is missing) and deleting at a path.
-import { isMapping, type Mapping } from './values.ts'
+import { isMapping, WholeFloat, type Mapping } from './values.ts'
 
 export type Segment = string | number
 
@@ -132,5 +132,6 @@ function describe (value: unknown): string {
   if (value === null || value === undefined) return 'null'
   if (Array.isArray(value)) return 'a list'
   if (isMapping(value)) return 'a mapping'
+  if (value instanceof WholeFloat) return `the number ${value.toString()}`
   return `the ${typeof value} ${JSON.stringify(value)}`
 }

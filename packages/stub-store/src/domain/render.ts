@@ -4,7 +4,7 @@
 import { StoreError } from '../errors.ts'
 import { isAbstract, isControl, LAYERING_POLICY, metaKey } from './documents.ts'
 import { deleteAt, getAt, parseActionPath, parsePath, PathError, setAt, type Segment } from './paths.ts'
-import { clone, deepEqual, isMapping, pyStr, redactionHash, type Mapping } from './values.ts'
+import { clone, deepEqual, isMapping, numericValue, pyStr, type Mapping } from './values.ts'
 
 export interface RenderDocument {
   id: number
@@ -17,11 +17,6 @@ export interface RenderDocument {
   bucket: string
   /** Origin revision, shown as `status.revision`. */
   revision: number
-}
-
-export interface RenderedDocument extends RenderDocument {
-  /** Received a value from an encrypted source while secrets are redacted (spec §9.7.4). */
-  pathsRedacted: boolean
 }
 
 interface Node {
@@ -47,7 +42,8 @@ const err = (status: number, type: string, message: string): StoreError => new S
 const docRef = (d: RenderDocument): string => `[${d.schema}, ${d.layer === '' ? 'None' : d.layer}] ${d.name}`
 
 function labelKey (key: string, value: unknown): string {
-  return `${key}\u0000${typeof value === 'string' ? value : JSON.stringify(value)}`
+  // 1.0 and 1 select each other (Python's ==), so they share a key
+  return `${key}\u0000${typeof value === 'string' ? value : JSON.stringify(numericValue(value))}`
 }
 
 /** Python-flavoured regex source to JavaScript (named groups). */
@@ -65,9 +61,12 @@ export interface RenderOptions {
 
 /**
  * Renders a revision's documents. Returns every document processed, in dependency order, with rendered
- * data; the caller leaves out abstract, replaced and hidden ones (`isReturned`).
+ * data; the caller leaves out abstract, replaced and hidden ones (`returned`). A document's metadata is its
+ * stored one, with `storagePolicy: encrypted` when it received a value from an encrypted source while secrets
+ * are redacted (spec §9.7.4); substitution paths stay as written, so DataSchema validation masks the real
+ * destinations (§11), and the redaction of §9.10 step 7 and §12 hashes them when the document is shown.
  */
-export function renderDocuments (docs: RenderDocument[], options: RenderOptions): { documents: RenderedDocument[], returned: (d: RenderedDocument) => boolean } {
+export function renderDocuments (docs: RenderDocument[], options: RenderOptions): { documents: RenderDocument[], returned: (d: RenderDocument) => boolean } {
   const policyDoc = docs.find((d) => d.schema.startsWith(LAYERING_POLICY))
   if (policyDoc === undefined) throw err(409, 'LayeringPolicyNotFound', 'Required LayeringPolicy was not found for layering.')
   const policyData = policyDoc.data
@@ -155,10 +154,10 @@ export function renderDocuments (docs: RenderDocument[], options: RenderOptions)
 
   for (const n of order) processNode(n, sources, options)
 
-  const documents: RenderedDocument[] = []
-  const returnedSet = new Set<RenderedDocument>()
+  const documents: RenderDocument[] = []
+  const returnedSet = new Set<RenderDocument>()
   for (const n of order) {
-    const rendered: RenderedDocument = { ...n.doc, metadata: n.metadata, data: n.current, pathsRedacted: n.encryptedSource && !options.cleartextSecrets }
+    const rendered: RenderDocument = { ...n.doc, metadata: n.metadata, data: n.current }
     documents.push(rendered)
     const replaced = n.replacedBy !== undefined
     if (!n.abstract && !replaced) returnedSet.add(rendered)
@@ -374,9 +373,7 @@ function recurseReplace (value: unknown, pattern: RegExp, literal: string, v: un
 }
 
 function substitute (n: Node, subs: unknown[], sources: Map<string, Node>, options: RenderOptions): void {
-  let metadataCopied = false
-  for (let i = 0; i < subs.length; i++) {
-    const sub = subs[i]
+  for (const sub of subs) {
     if (!isMapping(sub) || !isMapping(sub.src)) continue
     const src = sub.src
     const source = sources.get(`${String(src.schema)}\u0000${String(src.name)}`)
@@ -445,24 +442,9 @@ function substitute (n: Node, subs: unknown[], sources: Map<string, Node>, optio
         throw error
       }
     }
-    if (source.metadata.storagePolicy === 'encrypted' && !options.cleartextSecrets) {
-      n.encryptedSource = true
-      if (!metadataCopied) {
-        n.metadata = { ...n.metadata, substitutions: clone(subs) }
-        metadataCopied = true
-      }
-      const copy = (n.metadata.substitutions as unknown[])[i] as Mapping
-      redactSubstitutionPaths(copy)
-    }
+    if (source.metadata.storagePolicy === 'encrypted' && !options.cleartextSecrets) n.encryptedSource = true
   }
   if (n.encryptedSource && n.metadata.storagePolicy !== 'encrypted') {
     n.metadata = { ...n.metadata, storagePolicy: 'encrypted' }
   }
-}
-
-/** Replaces `src.path` and every `dest.path` of one substitution by their redaction hashes (spec §9.10.7). */
-export function redactSubstitutionPaths (sub: Mapping): void {
-  if (isMapping(sub.src) && 'path' in sub.src) sub.src = { ...sub.src, path: redactionHash(sub.src.path) }
-  if (Array.isArray(sub.dest)) sub.dest = sub.dest.map((d) => isMapping(d) && 'path' in d ? { ...d, path: redactionHash(d.path) } : d)
-  else if (isMapping(sub.dest) && 'path' in sub.dest) sub.dest = { ...sub.dest, path: redactionHash(sub.dest.path) }
 }

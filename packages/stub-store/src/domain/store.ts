@@ -9,9 +9,12 @@ import {
   type ValidationEntry
 } from './documents.ts'
 import { documentFilter, parseCleartext, parseLimit, sortItems, values, type ListedDocument, type Query } from './filters.ts'
-import { redactSubstitutionPaths, renderDocuments, type RenderDocument, type RenderedDocument } from './render.ts'
+import { renderDocuments, type RenderDocument } from './render.ts'
 import { isSecretRef, type SecretStore } from './secrets.ts'
-import { contentHash, decodeValue, encodeValue, hasSpecial, isMapping, redactionHash, type Mapping } from './values.ts'
+import {
+  contentHash, decodeStoredValue, decodeValue, encodeStoredValue, encodeValue, hasSpecial, isMapping, pyStr, redactionHash,
+  type Mapping
+} from './values.ts'
 
 /** What the caller may do; rules are Deckhand's policy names. */
 export interface Access {
@@ -59,7 +62,7 @@ interface Stored {
 }
 
 function decode (row: DocumentRow): Stored {
-  return { row, metadata: JSON.parse(row.metadata) as Mapping, data: decodeValue(row.data, row.special === 1) }
+  return { row, metadata: decodeStoredValue(row.metadata) as Mapping, data: decodeValue(row.data, row.special === 1) }
 }
 
 function listed (s: Stored, revision: number): ListedDocument {
@@ -68,17 +71,25 @@ function listed (s: Stored, revision: number): ListedDocument {
 
 const hidden = (schema: string): boolean => schema.startsWith(VALIDATION_POLICY)
 
-/** Redaction of one listed document when secrets are not asked for (spec §12). */
-function redact (doc: ListedDocument, pathsAlreadyRedacted = false): ListedDocument {
+/** A copy of one substitution with `src.path` and every `dest.path` replaced by their redaction hashes. */
+function redactSubstitutionPaths (sub: Mapping): Mapping {
+  const copy = { ...sub }
+  if (isMapping(sub.src) && 'path' in sub.src) copy.src = { ...sub.src, path: redactionHash(sub.src.path) }
+  if (Array.isArray(sub.dest)) copy.dest = sub.dest.map((d) => isMapping(d) && 'path' in d ? { ...d, path: redactionHash(d.path) } : d)
+  else if (isMapping(sub.dest) && 'path' in sub.dest) copy.dest = { ...sub.dest, path: redactionHash(sub.dest.path) }
+  return copy
+}
+
+/**
+ * Redaction of one listed document when secrets are not asked for (spec §12): data and the paths of every
+ * substitution hashed. A rendered document that took a secret is marked encrypted (§9.7.4), so this also
+ * covers the entries of §9.10 step 7; rendering leaves every path unhashed, so each is hashed exactly once.
+ */
+function redact (doc: ListedDocument): ListedDocument {
   if (doc.metadata.storagePolicy !== 'encrypted') return doc
   const metadata = { ...doc.metadata }
-  if (Array.isArray(metadata.substitutions) && !pathsAlreadyRedacted) {
-    metadata.substitutions = metadata.substitutions.map((s) => {
-      if (!isMapping(s)) return s
-      const copy = { ...s }
-      redactSubstitutionPaths(copy)
-      return copy
-    })
+  if (Array.isArray(metadata.substitutions)) {
+    metadata.substitutions = metadata.substitutions.map((s) => isMapping(s) ? redactSubstitutionPaths(s) : s)
   }
   return { ...doc, metadata, data: redactionHash(doc.data) }
 }
@@ -94,14 +105,14 @@ export function createStore (deps: StoreDeps) {
   const { db, secrets } = deps
   const now = createClock()
   const cacheSize = deps.renderCacheSize ?? 8
-  const renderCache = new Map<string, Array<{ doc: ListedDocument, pathsRedacted: boolean }>>()
+  const renderCache = new Map<string, ListedDocument[]>()
 
   function clearCache (): void { renderCache.clear() }
 
-  function revisionId (raw: string): number {
-    if (!/^\d+$/.test(raw)) throw revisionNotFound(raw)
+  function revisionId (raw: string, errorType?: string): number {
+    if (!/^\d+$/.test(raw)) throw revisionNotFound(raw, errorType)
     const id = Number(raw)
-    if (db.getRevision(id) === undefined) throw revisionNotFound(raw)
+    if (db.getRevision(id) === undefined) throw revisionNotFound(raw, errorType)
     return id
   }
 
@@ -193,7 +204,7 @@ export function createStore (deps: StoreDeps) {
           schema: doc.schema,
           layer: doc.layer,
           name: doc.name,
-          metadata: JSON.stringify(doc.metadata),
+          metadata: encodeStoredValue(doc.metadata),
           data: encodeValue(data, special),
           special: special ? 1 : 0,
           data_hash: dataHash,
@@ -260,7 +271,7 @@ export function createStore (deps: StoreDeps) {
     const id = revisionId(raw)
     const row = db.getRevision(id)!
     const tags: Mapping = {}
-    for (const t of db.tagsOf(id)) tags[t.tag] = JSON.parse(t.data)
+    for (const t of db.tagsOf(id)) tags[t.tag] = tagData(t.data)
     const validationPolicies = db.writesOf(id)
       .filter((d) => d.deleted === 0 && d.schema.startsWith(VALIDATION_POLICY))
       .map((d) => ({ name: d.name, url: `${baseUrl}/revisions/${id}/documents?schema=${d.schema}&metadata.name=${d.name}`, status: 'unknown' }))
@@ -305,17 +316,18 @@ export function createStore (deps: StoreDeps) {
   }
 
   function listDocuments (raw: string, query: Query, access: Access): ListedDocument[] {
-    const id = revisionId(raw)
+    // spec §7: upstream's documents endpoint names the error HTTPNotFound (same message)
+    const id = revisionId(raw, 'HTTPNotFound')
     const cleartext = parseCleartext(query)
     parseLimit(query)
     const docs = liveStored(id, access).map((s) => listed(s, s.row.origin_revision))
     const out = finish(docs, query, true, true)
-    return cleartext ? out : out.map((d) => redact(d))
+    return cleartext ? out : out.map(redact)
   }
 
   // ---- rendering (spec §8) -----------------------------------------------------------------------
 
-  function renderRevision (id: number, cleartext: boolean, access: Access): Array<{ doc: ListedDocument, pathsRedacted: boolean }> {
+  function renderRevision (id: number, cleartext: boolean, access: Access): ListedDocument[] {
     const mayListEncrypted = access.can(RULES.listEncrypted)
     const cacheKey = `${id}:${cleartext ? 1 : 0}:${mayListEncrypted ? 1 : 0}`
     const cached = renderCache.get(cacheKey)
@@ -340,16 +352,14 @@ export function createStore (deps: StoreDeps) {
     const out = documents.filter(returned)
 
     // spec §8 step 5 also re-checks structure (D001, 500): rendering changes only `data`, plus a storagePolicy
-    // flip and hashed path strings in metadata, and every stored document passed that check at PUT, so the
-    // re-check cannot fail and is left out of this hot path
+    // flip in metadata, and every stored document passed that check at PUT, so the re-check cannot fail and is
+    // left out of this hot path. Validation sees the real substitution paths (redaction comes after, §8 step 6).
     const registry = schemaRegistry(input.filter((d) => d.schema.startsWith(DATA_SCHEMA)).map((d) => ({ name: d.name, data: d.data })))
     const failures = validateAgainstSchemas(out.filter((d) => !isAbstract(d.metadata)), registry)
     if (failures.length > 0) throw invalidDocumentFormat(failures)
 
-    const result = out.map((d: RenderedDocument) => ({
-      doc: { id: d.id, schema: d.schema, metadata: d.metadata, data: d.data, status: { bucket: d.bucket, revision: d.revision } },
-      pathsRedacted: d.pathsRedacted
-    }))
+    const result = out.map((d): ListedDocument =>
+      ({ id: d.id, schema: d.schema, metadata: d.metadata, data: d.data, status: { bucket: d.bucket, revision: d.revision } }))
     if (cacheSize > 0) {
       if (renderCache.size >= cacheSize) renderCache.delete(renderCache.keys().next().value as string)
       renderCache.set(cacheKey, result)
@@ -362,8 +372,7 @@ export function createStore (deps: StoreDeps) {
     const cleartext = parseCleartext(query)
     parseLimit(query)
     const rendered = renderRevision(id, cleartext, access)
-    const redacted = cleartext ? rendered.map((r) => r.doc) : rendered.map((r) => redact(r.doc, r.pathsRedacted))
-    return finish(redacted, query, false, false)
+    return finish(cleartext ? rendered : rendered.map(redact), query, false, false)
   }
 
   // ---- diff and rollback (spec §13) --------------------------------------------------------------
@@ -439,15 +448,16 @@ export function createStore (deps: StoreDeps) {
     const id = revisionId(raw)
     const data = body?.value ?? null
     if (data !== null && !isMapping(data)) {
-      throw new StoreError(400, 'RevisionTagBadFormat', `The requested tag data ${JSON.stringify(data)} must either be null or dictionary.`)
+      // upstream formats the data with %s: Python's str()
+      throw new StoreError(400, 'RevisionTagBadFormat', `The requested tag data ${pyStr(data)} must either be null or dictionary.`)
     }
     const value = data ?? {}
-    db.upsertTag(id, tag, encodeValue(value, hasSpecial(value)))
+    db.upsertTag(id, tag, encodeStoredValue(value))
     return { [tag]: value }
   }
 
   function tagData (text: string): unknown {
-    try { return decodeValue(text, text.includes('\u0000yaml')) } catch { return {} }
+    try { return decodeStoredValue(text) } catch { return {} }
   }
 
   function listTags (raw: string): Mapping {
@@ -491,31 +501,38 @@ export function createStore (deps: StoreDeps) {
       throw new StoreError(400, 'HTTPBadRequest', 'Validation payload must contain keys: "status", "validator".')
     }
     const errors = isMapping(v) && Array.isArray(v.errors) ? v.errors : []
-    db.insertValidation({ revision_id: id, name, status, validator: JSON.stringify(validator), errors: encodeValue(errors, hasSpecial(errors)), created_at: now() })
+    db.insertValidation({ revision_id: id, name, status, validator: encodeStoredValue(validator), errors: encodeStoredValue(errors), created_at: now() })
     return { status, validator }
   }
 
-  /** Names the revision's own ValidationPolicy documents expect (spec §10.3); undefined when it wrote none. */
-  function expectedValidations (id: number): Set<string> | undefined {
+  /**
+   * The names the revision's own ValidationPolicy documents expect (spec §10.3), each with the policy's
+   * `expiresAfter` (null when none gives one; the first that does wins); undefined when it wrote none.
+   */
+  function expectedValidations (id: number): Map<string, unknown> | undefined {
     const policies = db.writesOf(id).filter((d) => d.deleted === 0 && d.schema.startsWith(VALIDATION_POLICY))
     if (policies.length === 0) return undefined
-    const names = new Set<string>()
+    const expected = new Map<string, unknown>()
     for (const p of policies) {
       const data = decodeValue(p.data, p.special === 1)
-      if (isMapping(data) && Array.isArray(data.validations)) {
-        for (const v of data.validations) if (isMapping(v) && typeof v.name === 'string') names.add(v.name)
+      if (!isMapping(data) || !Array.isArray(data.validations)) continue
+      for (const v of data.validations) {
+        if (!isMapping(v) || typeof v.name !== 'string') continue
+        if ((expected.get(v.name) ?? null) === null) expected.set(v.name, v.expiresAfter ?? null)
       }
     }
-    return names
+    return expected
   }
 
-  interface Entry { name: string, status: string, validator: unknown, errors: unknown[], createdAt: string | null, expiresAfter: string | null }
+  /** One entry, with exactly the keys every validation view shows (spec §10.2, upstream's `show_entry`). */
+  interface Entry { name: string | null, status: string, createdAt: string | null, expiresAfter: unknown, errors: unknown[] }
+  type PostedEntry = Entry & { name: string }
 
-  function entriesOf (id: number): Entry[] {
+  function entriesOf (id: number): PostedEntry[] {
     const expected = expectedValidations(id)
-    const entries: Entry[] = db.validationsOf(id).map((r) => {
-      const errors = decodeValue(r.errors, r.errors.includes('\u0000yaml')) as unknown[]
-      const entry: Entry = { name: r.name, status: r.status, validator: JSON.parse(r.validator), errors, createdAt: r.created_at, expiresAfter: null }
+    const entries: PostedEntry[] = db.validationsOf(id).map((r) => {
+      const errors = decodeStoredValue(r.errors) as unknown[]
+      const entry: PostedEntry = { name: r.name, status: r.status, createdAt: r.created_at, expiresAfter: expected?.get(r.name) ?? null, errors }
       if (expected !== undefined && !expected.has(r.name)) {
         entry.status = `ignored [${r.status}]`
         entry.errors = [...errors, { message: `The result for this validation was externally registered but has been ignored because it is not found in the validations for ValidationPolicy [${VALIDATION_POLICY}/v1] for revision ${id}.` }]
@@ -527,7 +544,7 @@ export function createStore (deps: StoreDeps) {
 
   function missingExpected (id: number, present: Set<string>): string[] {
     const expected = expectedValidations(id)
-    return expected === undefined ? [] : [...expected].filter((n) => !present.has(n)).sort()
+    return expected === undefined ? [] : [...expected.keys()].filter((n) => !present.has(n)).sort()
   }
 
   function listValidations (raw: string) {
@@ -547,14 +564,17 @@ export function createStore (deps: StoreDeps) {
     return { count: results.length, results }
   }
 
-  function neverRegistered (name: string | null): Entry {
-    return { name: name ?? '', status: 'failure', validator: { name: 'deckhand', version: '1.0' }, errors: [{ message: NEVER_REGISTERED }], createdAt: null, expiresAfter: null }
+  /** Upstream's placeholder for expected validations never posted: named as requested, null in the detail view. */
+  function neverRegistered (name: string | null, expiresAfter: unknown): Entry {
+    return { name, status: 'failure', createdAt: null, expiresAfter, errors: [{ message: NEVER_REGISTERED }] }
   }
 
   function validationEntries (raw: string, name: string): Entry[] {
     const id = revisionId(raw)
-    const entries = entriesOf(id).filter((e) => e.name === name)
-    if (entries.length === 0 && missingExpected(id, new Set()).includes(name)) entries.push(neverRegistered(name))
+    const entries: Entry[] = entriesOf(id).filter((e) => e.name === name)
+    if (entries.length === 0 && missingExpected(id, new Set()).includes(name)) {
+      entries.push(neverRegistered(name, expectedValidations(id)?.get(name) ?? null))
+    }
     return entries
   }
 
@@ -571,15 +591,16 @@ export function createStore (deps: StoreDeps) {
     if (entry === undefined) {
       throw new StoreError(404, 'ValidationNotFound', `The requested validation entry ${n} was not found for validation name ${name} and revision ID ${raw}.`)
     }
-    return { name: entry.name, status: entry.status, createdAt: entry.createdAt, expiresAfter: entry.expiresAfter, errors: entry.errors, validator: entry.validator }
+    return entry
   }
 
   function validationDetails (raw: string) {
     const id = revisionId(raw)
-    const entries = entriesOf(id)
-    const missing = missingExpected(id, new Set(entries.map((e) => e.name)))
-    if (missing.length > 0) entries.push(neverRegistered(missing[0] ?? null))
-    const results = entries.map((e, i) => ({ id: i, ...e }))
+    const entries: Entry[] = entriesOf(id)
+    const missing = missingExpected(id, new Set(entries.map((e) => e.name as string)))
+    // one placeholder however many are missing, with no name (upstream: val_name is None here)
+    if (missing.length > 0) entries.push(neverRegistered(null, null))
+    const results = entries.map((e, i) => ({ ...e, id: i }))
     return { count: results.length, results }
   }
 

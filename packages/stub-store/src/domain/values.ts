@@ -1,17 +1,47 @@
 // Document values as the store holds them: JSON-like trees plus the YAML 1.1 extras (timestamps, binary,
-// non-finite floats), their storage encoding, deep copies, and Python-compatible JSON for hashes.
+// non-finite floats, floats with whole-number values), their storage encoding, deep copies, and
+// Python-compatible JSON and str() for hashes and messages.
 import { createHash } from 'node:crypto'
 
 export type Mapping = Record<string, unknown>
 
+/**
+ * A YAML float whose value is a whole number (`1.0`, `1.0e+3`, `1:30.0`). A JS number cannot tell 1.0 from
+ * 1, but PyYAML keeps it a float: json.dumps writes `1.0` (so hashes and diffs differ from `1`), str() gives
+ * `1.0` and it is emitted as `1.0` (spec §2, §9.10, §12). Immutable, shared like a Date.
+ */
+export class WholeFloat {
+  readonly value: number
+  constructor (value: number) {
+    this.value = value
+  }
+
+  /** Python's repr: `1.0`, `-0.0`, `1e+16` (exponent form from 1e16 on). */
+  toString (): string {
+    const n = this.value
+    if (Object.is(n, -0)) return '-0.0'
+    return Math.abs(n) < 1e16 ? `${n}.0` : n.toExponential()
+  }
+}
+
+/** The float a YAML 1.1 float scalar resolved to: whole-number values keep their float type. */
+export function yamlFloat (n: number): number | WholeFloat {
+  return Number.isInteger(n) ? new WholeFloat(n) : n
+}
+
+/** The number a value stands for, for comparisons (a WholeFloat compares as its value, like 1.0 == 1). */
+export function numericValue (value: unknown): unknown {
+  return value instanceof WholeFloat ? value.value : value
+}
+
 export function isMapping (value: unknown): value is Mapping {
   return value !== null && typeof value === 'object' && !Array.isArray(value) &&
-    !(value instanceof Date) && !(value instanceof Uint8Array)
+    !(value instanceof Date) && !(value instanceof Uint8Array) && !(value instanceof WholeFloat)
 }
 
 /** True for values JSON cannot carry unchanged (they need the tagged storage form). */
 function isSpecialLeaf (value: unknown): boolean {
-  return value instanceof Date || value instanceof Uint8Array || (typeof value === 'number' && !Number.isFinite(value))
+  return value instanceof Date || value instanceof Uint8Array || value instanceof WholeFloat || (typeof value === 'number' && !Number.isFinite(value))
 }
 
 /**
@@ -47,7 +77,7 @@ export function normalise (value: unknown): { value: unknown, special: boolean }
   return { value: result, special }
 }
 
-/** Deep copy of mappings and lists; leaves (including Date and binary, never mutated) are shared. */
+/** Deep copy of mappings and lists; leaves (including Date, binary and WholeFloat, never mutated) are shared. */
 export function clone<T> (value: T): T {
   if (value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) {
@@ -55,17 +85,20 @@ export function clone<T> (value: T): T {
     for (let i = 0; i < value.length; i++) out[i] = clone(value[i])
     return out as T
   }
-  if (value instanceof Date || value instanceof Uint8Array) return value
+  if (value instanceof Date || value instanceof Uint8Array || value instanceof WholeFloat) return value
   const out: Mapping = {}
   for (const k in value as Mapping) out[k] = clone((value as Mapping)[k])
   return out as T
 }
 
 const TAG = '\u0000yaml'
+// the tag key as JSON text holds it: JSON.stringify writes the NUL as the six characters \u0000
+const TAG_IN_JSON = JSON.stringify(TAG).slice(1, -1)
 
 function tagged (value: unknown): unknown {
   if (value instanceof Date) return { [TAG]: 'timestamp', v: value.toISOString() }
   if (value instanceof Uint8Array) return { [TAG]: 'binary', v: Buffer.from(value).toString('base64') }
+  if (value instanceof WholeFloat) return { [TAG]: 'float', v: value.toString() }
   if (typeof value === 'number' && !Number.isFinite(value)) return { [TAG]: 'float', v: String(value) }
   if (Array.isArray(value)) return value.map(tagged)
   if (isMapping(value)) {
@@ -82,7 +115,11 @@ function untag (_key: string, value: unknown): unknown {
     switch ((value as Mapping)[TAG]) {
       case 'timestamp': return new Date(v)
       case 'binary': return new Uint8Array(Buffer.from(v, 'base64'))
-      case 'float': return Number(v)
+      case 'float': {
+        // NaN and ±Infinity stay numbers; a finite stored float is a whole-number one
+        const n = Number(v)
+        return Number.isFinite(n) ? new WholeFloat(n) : n
+      }
     }
   }
   return value
@@ -95,6 +132,19 @@ export function encodeValue (value: unknown, special: boolean): string {
 
 export function decodeValue (text: string, special: boolean): unknown {
   return special ? JSON.parse(text, untag) : JSON.parse(text)
+}
+
+/**
+ * Storage text whose `special` flag was not kept (tag data, validation errors, metadata): the tagged form is
+ * recognised in the text itself. A false positive only costs the slower parse; untag leaves other values alone.
+ */
+export function decodeStoredValue (text: string): unknown {
+  return decodeValue(text, text.includes(TAG_IN_JSON))
+}
+
+/** Storage text of any value, tagged only when it needs to be (read back with decodeStoredValue). */
+export function encodeStoredValue (value: unknown): string {
+  return encodeValue(value, hasSpecial(value))
 }
 
 export function hasSpecial (value: unknown): boolean {
@@ -124,6 +174,7 @@ export function pyJsonDumps (value: unknown, sortKeys = false): string {
   if (typeof value === 'string') return pyString(value)
   if (typeof value === 'number') return pyNumber(value)
   if (typeof value === 'boolean') return value ? 'true' : 'false'
+  if (value instanceof WholeFloat) return value.toString()
   if (value instanceof Date) return pyString(value.toISOString())
   if (value instanceof Uint8Array) return pyString(Buffer.from(value).toString('base64'))
   if (Array.isArray(value)) return `[${value.map((v) => pyJsonDumps(v, sortKeys)).join(', ')}]`
@@ -149,9 +200,10 @@ export function redactionHash (value: unknown): string {
   return sha256Hex(pyJsonDumps(value, false))
 }
 
-/** Structural equality of two values (mappings by keys, not key order). */
+/** Structural equality of two values (mappings by keys, not key order; 1.0 equals 1 as in Python). */
 export function deepEqual (a: unknown, b: unknown): boolean {
   if (a === b) return true
+  if (a instanceof WholeFloat || b instanceof WholeFloat) return numericValue(a) === numericValue(b)
   if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b)
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false
   if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime()
@@ -178,6 +230,7 @@ export function pyStr (value: unknown, nested = false): string {
     return String(value)
   }
   if (typeof value === 'string') return nested ? pyRepr(value) : value
+  if (value instanceof WholeFloat) return value.toString()
   if (value instanceof Date) return value.toISOString()
   if (Array.isArray(value)) return `[${value.map((v) => pyStr(v, true)).join(', ')}]`
   if (isMapping(value)) return `{${Object.keys(value).map((k) => `${pyRepr(k)}: ${pyStr(value[k], true)}`).join(', ')}}`

@@ -1,8 +1,8 @@
 // YAML in and out with YAML 1.1 (PyYAML) semantics: parsing request bodies with an alias bound, and a fast
 // block-style emitter whose output any YAML 1.1 or 1.2 reader turns back into the same values (spec §2).
-import { parseAllDocuments } from 'yaml'
-import { PYYAML_OPTIONS } from '@slipway/common'
-import { normalise } from '../domain/values.ts'
+import { isScalar, parseAllDocuments, type Tags } from 'yaml'
+import { PYYAML_OPTIONS, pyyamlTags } from '@slipway/common'
+import { normalise, WholeFloat, yamlFloat } from '../domain/values.ts'
 
 /** Bound on alias expansion per document (billion-laughs). */
 export const MAX_ALIAS_COUNT = 100
@@ -16,15 +16,37 @@ export class YamlSyntaxError extends Error {
 
 export interface ParsedDocument {
   value: unknown
-  /** Needs the tagged storage form (timestamps, binary, non-finite floats). */
+  /** Needs the tagged storage form (timestamps, binary, non-finite or whole-number floats). */
   special: boolean
 }
+
+const FLOAT_TAG = 'tag:yaml.org,2002:float'
+
+type ScalarResolve = (value: string, onError: (message: string) => void, options: object) => unknown
+
+/** PyYAML's resolvers, with every float (`1.0`, `1.0e+3`, `1:30.0`) kept a float even when its value is whole. */
+function storeTags (tags: Tags): Tags {
+  return pyyamlTags(tags).map((tag) => {
+    if (typeof tag !== 'object' || !('resolve' in tag) || tag.tag !== FLOAT_TAG) return tag
+    const resolve = tag.resolve as ScalarResolve
+    return {
+      ...tag,
+      resolve: (value: string, onError: (message: string) => void, options: object): unknown => {
+        const res = resolve(value, onError, options)
+        const n = isScalar(res) ? res.value : res
+        return typeof n === 'number' ? yamlFloat(n) : res
+      }
+    }
+  }) as Tags
+}
+
+const PARSE_OPTIONS = { ...PYYAML_OPTIONS, customTags: storeTags, uniqueKeys: false }
 
 /** Every document of a YAML stream, in order; an empty or comment-only stream gives none. */
 export function parseYamlStream (text: string): ParsedDocument[] {
   let docs
   try {
-    docs = parseAllDocuments(text, { ...PYYAML_OPTIONS, uniqueKeys: false })
+    docs = parseAllDocuments(text, PARSE_OPTIONS)
   } catch (error) {
     throw new YamlSyntaxError((error as Error).message)
   }
@@ -113,6 +135,12 @@ function formatNumber (n: number): string {
   return (mantissa.includes('.') ? mantissa : `${mantissa}.0`) + s.slice(e)
 }
 
+/** PyYAML's float: repr, with `.0` added to an exponent form that has no dot (`1e+16` → `1.0e+16`). */
+function formatWholeFloat (f: WholeFloat): string {
+  const s = f.toString()
+  return s.includes('.') ? s : s.replace('e', '.0e')
+}
+
 function formatDate (d: Date): string {
   if (Number.isNaN(d.getTime())) return 'null'
   const iso = d.toISOString()
@@ -142,6 +170,7 @@ function scalar (value: unknown, depth: number): string | undefined {
     case 'bigint': return value.toString()
     case 'object':
       if (Array.isArray(value)) return value.length === 0 ? '[]' : undefined
+      if (value instanceof WholeFloat) return formatWholeFloat(value)
       if (value instanceof Date) return formatDate(value)
       if (value instanceof Uint8Array) return `!!binary ${Buffer.from(value).toString('base64')}`
       return isEmptyMapping(value) ? '{}' : undefined
