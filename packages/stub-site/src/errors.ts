@@ -1,5 +1,5 @@
 // The stand-in's own error conditions; each carries what a Kubernetes Status body needs besides the status.
-import { ApiError, BadRequestError, NotFoundError } from '@slipway/common'
+import { ApiError, BadRequestError, ConflictError, NotFoundError } from '@slipway/common'
 
 /** What a Kubernetes Status adds to an error: `details` naming the object and its causes. */
 export interface KubeDetails {
@@ -31,4 +31,32 @@ export class InvalidNodeError extends ApiError {
 /** A patch body that is not the shape a Node patch can have (Kubernetes: 400, reason BadRequest). */
 export class BadPatchError extends BadRequestError {
   constructor (reason: string) { super('Bad patch', reason, { errorType: 'BadRequest' }) }
+}
+
+/** A patch whose `metadata.name` is not the node's (Kubernetes' checkName: 400, reason BadRequest, no details). */
+export class NameMismatchError extends BadRequestError {
+  constructor (bodyName: string, urlName: string) {
+    super('Name mismatch', `the name of the object (${bodyName}) does not match the name on the URL (${urlName})`, { errorType: 'BadRequest' })
+  }
+}
+
+/** A patch whose `metadata.resourceVersion` is not the node's current one (Kubernetes: 409, reason Conflict). */
+export class NodeConflictError extends ConflictError {
+  readonly kube: KubeDetails
+  constructor (hostname: string) {
+    super('Node conflict', `Operation cannot be fulfilled on nodes "${hostname}": the object has been modified; please apply your changes to the latest version and try again`, { errorType: 'Conflict' })
+    this.kube = { name: hostname, kind: 'nodes' }
+  }
+}
+
+/** A label or field selector, limit or continue token the list cannot apply (Kubernetes: 400, reason BadRequest). */
+export class BadListOptionsError extends BadRequestError {
+  constructor (reason: string) { super(reason, reason, { errorType: 'BadRequest' }) }
+}
+
+/** A continue token whose list snapshot is gone (Kubernetes: 410, reason Expired). */
+export class ContinueExpiredError extends ApiError {
+  constructor () {
+    super(410, 'Continue token expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.', { errorType: 'Expired' })
+  }
 }

@@ -1,4 +1,5 @@
 // How a node looks on the wire: Drydock's machine summary and a Kubernetes core/v1 Node.
+import type { NodePage } from './domain/node-list.ts'
 import type { DrydockNode, KubeNode, KubeNodeList, SiteNode } from './schemas/nodes.ts'
 
 export function toDrydockNode (node: SiteNode): DrydockNode {
@@ -50,6 +51,9 @@ export function toKubeNode (node: SiteNode): KubeNode {
   }
 }
 
-export function toKubeNodeList (nodes: SiteNode[], resourceVersion: number): KubeNodeList {
-  return { kind: 'NodeList', apiVersion: 'v1', metadata: { resourceVersion: String(resourceVersion) }, items: nodes.map(toKubeNode) }
+export function toKubeNodeList (page: NodePage): KubeNodeList {
+  const metadata: KubeNodeList['metadata'] = { resourceVersion: String(page.resourceVersion) }
+  if (page.continue !== undefined) metadata.continue = page.continue
+  if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount
+  return { kind: 'NodeList', apiVersion: 'v1', metadata, items: page.nodes.map(toKubeNode) }
 }

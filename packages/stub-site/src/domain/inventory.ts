@@ -2,7 +2,7 @@
 // All changes go through here, so each one bumps the resource version and is persisted.
 import { createHash, randomUUID } from 'node:crypto'
 import { BadRequestError } from '@slipway/common'
-import { InvalidNodeError, NodeNotFoundError } from '../errors.ts'
+import { BadPatchError, InvalidNodeError, NameMismatchError, NodeConflictError, NodeNotFoundError } from '../errors.ts'
 import {
   POWER_STATES, STATUS_NAMES, type NodeStateUpdate, type PowerState, type SeedNode, type SiteNode, type SiteState, type StatusName
 } from '../schemas/nodes.ts'
@@ -31,6 +31,16 @@ function systemLabels (hostname: string): Record<string, string> {
     'beta.kubernetes.io/os': 'linux',
     'beta.kubernetes.io/arch': 'amd64'
   }
+}
+
+// a merge or strategic merge patch sets metadata.<field> to a string, or deletes it with null (Kubernetes then reads '')
+function patchedMetadata (body: unknown, field: 'name' | 'resourceVersion'): string | undefined {
+  const metadata = (body as { metadata?: Record<string, unknown> }).metadata
+  if (metadata === undefined || !(field in metadata)) return undefined
+  const value = metadata[field]
+  if (value === null) return ''
+  if (typeof value !== 'string') throw new BadPatchError(`metadata.${field} must be a string, got ${Array.isArray(value) ? 'array' : typeof value}`)
+  return value
 }
 
 const STATUS_SET = new Set<string>(STATUS_NAMES)
@@ -121,10 +131,19 @@ export function createInventory (options: InventoryOptions = {}) {
     return changed
   }
 
-  /** Applies a Kubernetes merge or strategic merge patch body to the node's labels; nothing changes on error. */
+  /**
+   * Applies a Kubernetes merge or strategic merge patch body to the node's labels; nothing changes on error.
+   * Kubernetes' order: the patch must decode (400), name the node it is sent to (400), carry the current
+   * resourceVersion if it carries one (409, even when it would change nothing), and yield valid labels (422).
+   */
   function patchLabels (hostname: string, body: unknown, kind: PatchKind): SiteNode {
     const node = get(hostname)
     const labels = applyLabelsPatch(node.labels, body, kind)
+    const name = patchedMetadata(body, 'name')
+    if (name !== undefined && name !== hostname) throw new NameMismatchError(name, hostname)
+    // an empty resourceVersion is no precondition: Kubernetes then updates unconditionally
+    const version = patchedMetadata(body, 'resourceVersion')
+    if (version !== undefined && version !== '' && version !== String(node.resource_version)) throw new NodeConflictError(hostname)
     const problems = labelProblems(labels)
     if (problems.length > 0) throw new InvalidNodeError(hostname, problems)
     const same = Object.keys(labels).length === Object.keys(node.labels).length &&

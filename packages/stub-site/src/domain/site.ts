@@ -2,6 +2,7 @@
 // known ones keep their state, and a store that does not answer leaves the known nodes served as they are.
 import type { Inventory } from './inventory.ts'
 import { BAREMETAL_NODE_SCHEMA, seedFromBaremetalNode } from './design.ts'
+import { createNodeList, type NodeListOptions, type NodePage } from './node-list.ts'
 import type { SeedNode } from '../schemas/nodes.ts'
 
 /** Where the committed design comes from (the store client). */
@@ -17,6 +18,7 @@ export interface SiteLog {
 
 export function createSite (deps: { inventory: Inventory, design?: DesignSource | undefined, log: SiteLog }) {
   const { inventory, design, log } = deps
+  const nodeList = createNodeList({ inventory })
   let inFlight: Promise<void> | undefined
 
   async function pull (source: DesignSource): Promise<void> {
@@ -43,7 +45,14 @@ export function createSite (deps: { inventory: Inventory, design?: DesignSource 
     if (inventory.find(hostname) === undefined) await refresh()
   }
 
-  return { inventory, refresh, refreshFor, followsStore: design !== undefined }
+  /** A Kubernetes node list page; bad options are refused before the design is read. */
+  async function listNodes (options: NodeListOptions): Promise<NodePage> {
+    const query = nodeList.parse(options)
+    await refresh()
+    return nodeList.page(query)
+  }
+
+  return { inventory, refresh, refreshFor, listNodes, followsStore: design !== undefined }
 }
 
 export type Site = ReturnType<typeof createSite>

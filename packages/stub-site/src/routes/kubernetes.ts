@@ -1,11 +1,10 @@
-// Kubernetes core/v1 nodes: list, get and label patches, with Kubernetes' Status error objects (spec/bootstrap.md §8.3).
+// Kubernetes core/v1 nodes: list (selectors, pages), get and label patches, with Kubernetes' Status error objects (spec/bootstrap.md §8.3).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { BadRequestError, MethodNotAllowedError, NotFoundError, UnsupportedMediaTypeError, toApiError, type ApiError } from '@slipway/common'
+import { MethodNotAllowedError, NotFoundError, UnsupportedMediaTypeError, toApiError, type ApiError } from '@slipway/common'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { BadPatchError, type KubeDetails } from '../errors.ts'
 import type { PatchKind } from '../domain/labels.ts'
-import { parseSelector, type LabelTest } from '../domain/selector.ts'
 import type { Site } from '../domain/site.ts'
 import type { KubeStatus } from '../schemas/nodes.ts'
 import { toKubeNode, toKubeNodeList } from '../views.ts'
@@ -24,6 +23,7 @@ const REASONS: Record<number, string> = {
   404: 'NotFound',
   405: 'MethodNotAllowed',
   409: 'Conflict',
+  410: 'Expired',
   413: 'RequestEntityTooLarge',
   415: 'UnsupportedMediaType',
   422: 'Invalid',
@@ -33,6 +33,12 @@ const REASONS: Record<number, string> = {
   504: 'Timeout'
 }
 
+// where Kubernetes' wording is fixed whatever the cause
+const MESSAGES: Record<number, string> = {
+  401: 'Unauthorized',
+  415: `the body of the request was in an unknown format - accepted media types include: ${ACCEPTED_PATCH_TYPES}`
+}
+
 export function kubeStatus (error: ApiError): KubeStatus {
   const code = error.statusCode
   const status: KubeStatus = {
@@ -40,7 +46,7 @@ export function kubeStatus (error: ApiError): KubeStatus {
     apiVersion: 'v1',
     metadata: {},
     status: 'Failure',
-    message: code === 415 ? `the body of the request was in an unknown format - accepted media types include: ${ACCEPTED_PATCH_TYPES}` : error.reason,
+    message: MESSAGES[code] ?? error.reason,
     reason: REASONS[code] ?? (code >= 500 ? 'InternalError' : 'BadRequest'),
     code
   }
@@ -92,18 +98,15 @@ export const kubernetesRoutes: FastifyPluginAsyncTypebox<{ site: Site }> = async
 
   app.get('/nodes', {
     config: { faultable: true },
-    schema: { querystring: Type.Object({ labelSelector: Type.Optional(Type.String({ maxLength: 4096 })) }) }
-  }, async (request) => {
-    let selects: LabelTest
-    try {
-      selects = parseSelector(request.query.labelSelector ?? '')
-    } catch (error) {
-      throw new BadRequestError('Bad Request', (error as Error).message)
+    schema: {
+      querystring: Type.Object({
+        labelSelector: Type.Optional(Type.String({ maxLength: 4096 })),
+        fieldSelector: Type.Optional(Type.String({ maxLength: 4096 })),
+        limit: Type.Optional(Type.Integer({ minimum: 0 })),
+        continue: Type.Optional(Type.String({ maxLength: 4096 }))
+      })
     }
-    await site.refresh()
-    const nodes = site.inventory.list().filter((node) => selects(toKubeNode(node).metadata.labels ?? {}))
-    return toKubeNodeList(nodes, site.inventory.resourceVersion())
-  })
+  }, async (request) => toKubeNodeList(await site.listNodes(request.query)))
 
   app.get('/nodes/*', { config: { faultable: true }, schema: { params: NodeParams } }, async (request) => {
     const name = nodeName(request.params)

@@ -112,7 +112,7 @@ export interface KubeNode {
 export interface KubeNodeList {
   kind: 'NodeList'
   apiVersion: 'v1'
-  metadata: { resourceVersion: string }
+  metadata: { resourceVersion: string, continue?: string, remainingItemCount?: number }
   items: KubeNode[]
 }
 

@@ -70,9 +70,12 @@ describe('authentication', () => {
 
   it('with SITE_AUTH_TOKENS answers 401 on Kubernetes routes as a Kubernetes Status', async () => {
     const app = await buildTestApp({ SITE_AUTH_TOKENS: 'one' })
-    const res = await app.inject({ url: '/api/v1/nodes/n1' })
-    expect(res.statusCode).toBe(401)
-    expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Credentials are not established', reason: 'Unauthorized', code: 401 })
+    for (const request of [{ url: '/api/v1/nodes/n1' }, { url: '/api/v1/nodes', headers: { authorization: 'Bearer wrong' } }]) {
+      const res = await app.inject(request)
+      expect(res.statusCode).toBe(401)
+      // Kubernetes' own text: the message is the reason, whatever the cause
+      expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 })
+    }
   })
 
   it('with SITE_AUTH_TOKENS guards the control routes too, never the health checks', async () => {

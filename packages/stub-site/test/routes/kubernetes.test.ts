@@ -8,8 +8,12 @@ async function appWithNodes () {
   return await buildTestApp({ SITE_NODES_FILE: EXAMPLE_NODES_FILE })
 }
 
-function labelPatch (labels: unknown) {
-  return JSON.stringify({ metadata: { labels } })
+function labelPatch (labels: unknown, metadata: Record<string, unknown> = {}) {
+  return JSON.stringify({ metadata: { ...metadata, labels } })
+}
+
+function names (list: { items: Array<{ metadata: { name: string } }> }): string[] {
+  return list.items.map((n) => n.metadata.name)
 }
 
 const SYSTEM_LABELS = {
@@ -45,6 +49,80 @@ describe('GET /api/v1/nodes?labelSelector=', () => {
     const res = await app.inject({ url: '/api/v1/nodes?labelSelector=a%3Db%3Dc' })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 })
+  })
+})
+
+describe('GET /api/v1/nodes?labelSelector= (set-based)', () => {
+  it.each([
+    ['ucp-control-plane in (enabled,disabled)', ['rack1-n01', 'rack1-n02']],
+    ['ucp-control-plane notin (enabled)', ['rack1-n03', 'rack2-n01']],
+    ['openstack-control-plane', ['rack1-n01']],
+    ['!openstack-control-plane,ucp-control-plane', ['rack1-n02']]
+  ])('answers the nodes %j matches', async (selector, expected) => {
+    const app = await appWithNodes()
+    const res = await app.inject({ url: '/api/v1/nodes', query: { labelSelector: selector } })
+    expect(res.statusCode).toBe(200)
+    expect(names(res.json())).toEqual(expected)
+  })
+})
+
+describe('GET /api/v1/nodes?fieldSelector=', () => {
+  it('answers the node metadata.name= names, and the others for metadata.name!=', async () => {
+    const app = await appWithNodes()
+    const one = await app.inject({ url: '/api/v1/nodes', query: { fieldSelector: 'metadata.name=rack1-n02' } })
+    expect(one.statusCode).toBe(200)
+    expect(one.json()).toMatchObject({ kind: 'NodeList', metadata: { resourceVersion: '4' } })
+    expect(names(one.json())).toEqual(['rack1-n02'])
+    const others = await app.inject({ url: '/api/v1/nodes', query: { fieldSelector: 'metadata.name!=rack1-n02', labelSelector: 'kubernetes.io/os=linux' } })
+    expect(names(others.json())).toEqual(['rack1-n01', 'rack1-n03', 'rack2-n01'])
+  })
+
+  it.each([
+    [{ fieldSelector: 'status.phase=Running' }, 'field label not supported: status.phase'],
+    [{ fieldSelector: 'metadata.name' }, "invalid selector: 'metadata.name'; can't understand 'metadata.name'"],
+    [{ labelSelector: 'role in (a' }, "unable to parse requirement: found 'end of string', expected: ',' or ')'"],
+    [{ labelSelector: 'bad key=x' }, "unable to parse requirement: found 'key', expected: '=', '==', '!=', '>', '<', 'in', 'notin', ',' or 'end of string'"],
+    [{ continue: 'not-a-token' }, 'invalid continue token: continue key is not valid']
+  ])('answers 400 BadRequest as a Status for %j, which it cannot apply', async (query, message) => {
+    const app = await appWithNodes()
+    const res = await app.inject({ url: '/api/v1/nodes', query })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 })
+  })
+})
+
+describe('GET /api/v1/nodes?limit=&continue=', () => {
+  it('answers pages of limit nodes chained by metadata.continue, all at the first page\'s resource version', async () => {
+    const app = await appWithNodes()
+    const first = await app.inject({ url: '/api/v1/nodes?limit=3' })
+    expect(first.statusCode).toBe(200)
+    expect(first.json().metadata).toEqual({ resourceVersion: '4', continue: expect.any(String), remainingItemCount: 1 })
+    expect(names(first.json())).toEqual(['rack1-n01', 'rack1-n02', 'rack1-n03'])
+    // a change between pages does not show: the list stays consistent, as Kubernetes' does
+    await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack2-n01', headers: { 'content-type': MERGE }, payload: labelPatch({ late: 'yes' }) })
+    const second = await app.inject({ url: '/api/v1/nodes', query: { limit: '3', continue: first.json().metadata.continue } })
+    expect(second.statusCode).toBe(200)
+    expect(second.json().metadata).toEqual({ resourceVersion: '4' })
+    expect(names(second.json())).toEqual(['rack2-n01'])
+    expect(second.json().items[0].metadata.labels).not.toHaveProperty('late')
+  })
+
+  it('answers every node for limit=0 and a limit larger than the list', async () => {
+    const app = await appWithNodes()
+    for (const limit of ['0', '10']) {
+      const res = await app.inject({ url: '/api/v1/nodes', query: { limit } })
+      expect(res.json().metadata).toEqual({ resourceVersion: '4' })
+      expect(names(res.json())).toHaveLength(4)
+    }
+  })
+
+  it('answers 400 BadRequest for a limit that is not a whole number >= 0', async () => {
+    const app = await appWithNodes()
+    for (const limit of ['-1', 'x']) {
+      const res = await app.inject({ url: '/api/v1/nodes', query: { limit } })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 })
+    }
   })
 })
 
@@ -166,6 +244,63 @@ describe('PATCH /api/v1/nodes/{name}', () => {
         const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: '{"metadata":' })
         expect(res.statusCode).toBe(400)
         expect(res.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message: expect.stringMatching(/^error decoding patch: /) })
+      })
+
+      it('answers 409 Conflict for a metadata.resourceVersion that is not the node\'s, and changes nothing', async () => {
+        const app = await appWithNodes()
+        const read = (await app.inject({ url: '/api/v1/nodes/rack1-n01' })).json().metadata.resourceVersion
+        // a state change bumps the node's resource version, so the version read above is stale
+        await app.inject({ method: 'PUT', url: '/_stub/nodes/rack1-n01/state', payload: { power_state: 'off' } })
+        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ 'ceph-osd': 'enabled' }, { resourceVersion: read }) })
+        expect(res.statusCode).toBe(409)
+        expect(res.json()).toEqual({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: 'Operation cannot be fulfilled on nodes "rack1-n01": the object has been modified; please apply your changes to the latest version and try again',
+          reason: 'Conflict',
+          details: { name: 'rack1-n01', kind: 'nodes' },
+          code: 409
+        })
+        const node = (await app.inject({ url: '/api/v1/nodes/rack1-n01' })).json()
+        expect(node.metadata.resourceVersion).toBe('5')
+        expect(node.metadata.labels).not.toHaveProperty('ceph-osd')
+      })
+
+      it('applies a patch whose metadata.resourceVersion is the node\'s, or empty, and bumps it', async () => {
+        const app = await appWithNodes()
+        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ 'ceph-osd': 'enabled' }, { resourceVersion: '1', name: 'rack1-n01' }) })
+        expect(res.statusCode).toBe(200)
+        expect(res.json().metadata).toMatchObject({ resourceVersion: '5', labels: { 'ceph-osd': 'enabled' } })
+        const unconditional = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ 'ceph-osd': null }, { resourceVersion: '' }) })
+        expect(unconditional.statusCode).toBe(200)
+        expect(unconditional.json().metadata.resourceVersion).toBe('6')
+      })
+
+      it('answers 400 BadRequest for a metadata.name that is not the one on the URL, and changes nothing', async () => {
+        const app = await appWithNodes()
+        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ 'ceph-osd': 'enabled' }, { name: 'rack1-n02' }) })
+        expect(res.statusCode).toBe(400)
+        expect(res.json()).toEqual({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: 'the name of the object (rack1-n02) does not match the name on the URL (rack1-n01)',
+          reason: 'BadRequest',
+          code: 400
+        })
+        const node = (await app.inject({ url: '/api/v1/nodes/rack1-n01' })).json()
+        expect(node.metadata).toMatchObject({ resourceVersion: '1' })
+        expect(node.metadata.labels).not.toHaveProperty('ceph-osd')
+      })
+
+      it('answers 400 BadRequest for a metadata.resourceVersion that is not a string', async () => {
+        const app = await appWithNodes()
+        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ a: 'b' }, { resourceVersion: 1 }) })
+        expect(res.statusCode).toBe(400)
+        expect(res.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message: 'metadata.resourceVersion must be a string, got number' })
       })
 
       it('answers 404 NotFound for an unknown node', async () => {
