@@ -188,8 +188,15 @@ describe('step indexes', () => {
     await commitSite(stack)
     const id = String((await create(stack, { name: 'deploy_site' })).json().id)
     await waitFor(stack, id, ['Processing'])
-    const early = (await stack.app.inject({ url: `/api/v1.0/actions/${id}`, headers: AUTH })).json()
-    const steps = early.steps as Array<{ id: string, index: number, state: string | null }>
+    // deployment_status hangs: wait until the first step has run, then look while the rest has not
+    type Step = { id: string, index: number, state: string | null }
+    let steps: Step[] = []
+    const deadline = Date.now() + 10_000
+    while (steps[0]?.state !== 'success') {
+      if (Date.now() > deadline) throw new Error('action_xcom did not succeed')
+      steps = (await stack.app.inject({ url: `/api/v1.0/actions/${id}`, headers: AUTH })).json().steps as Step[]
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
     expect(steps).toHaveLength(21)
     expect(steps.map((s) => s.index)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1))
     // the sub-workflow of drydock_build has not started: its steps are listed, at their place, without a state

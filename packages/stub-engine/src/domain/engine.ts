@@ -12,7 +12,7 @@ import { StubConfSchema, type StubConf } from '../schemas/stub.ts'
 import { BadRequest, Conflict, NotFound, Unprocessable, uniqueConstraintDetail } from './errors.ts'
 import { mapCount, planTask, retriesOverride, type InjectionRules, type TaskAddress } from './injection.ts'
 import { runOperator, TaskFailure, type LogLevel, type OperatorContext, type SideEffects } from './operators.ts'
-import { inRanges, likePattern, orderItems, paginate, type Getter, type Page, type Ranges } from './queries.ts'
+import { inRanges, orderItems, paginate, searchPattern, type Getter, type Page, type Ranges } from './queries.ts'
 import {
   dagView, historyView, isoNow, runView, seconds, taskInstanceView, tryFieldsOf,
   type DagRecord, type EngineSnapshot, type LogLine, type RunRecord, type TaskInstanceRecord
@@ -48,6 +48,8 @@ export interface RunFilter {
   runIdPattern?: string
   triggeringUserPattern?: string
   dagIds?: string[]
+  /** A batch body's `page_limit`: used as sent, Airflow clamps only the query's `limit` (spec/engine.md §2). */
+  unclamped?: boolean
 }
 
 export interface TiFilter {
@@ -67,6 +69,8 @@ export interface TiFilter {
   displayNamePattern?: string
   ranges: Ranges
   mappedOnly?: boolean
+  /** A batch body's `page_limit`: used as sent, Airflow clamps only the query's `limit` (spec/engine.md §2). */
+  unclamped?: boolean
 }
 
 const RUN_ORDER: Record<string, Getter<RunRecord>> = {
@@ -327,6 +331,22 @@ export function createEngine (options: EngineOptions) {
     changed()
   }
 
+  /**
+   * Airflow's TaskInstance.set_state, for an instance that gets a state without (further) running: a start date
+   * when it has none, and for a final state an end date when it has none and the duration between them.
+   */
+  function setState (ti: TaskInstanceRecord, state: TaskInstanceState): void {
+    if (ti.state === state) return
+    const now = isoNow()
+    ti.state = state
+    ti.start_date ??= now
+    if (isFinished(state) || state === 'up_for_retry') {
+      ti.end_date ??= now
+      ti.duration = seconds(ti.start_date, ti.end_date)
+    }
+    ti.updated_at = now
+  }
+
   function endTry (ti: TaskInstanceRecord, state: TaskInstanceState | null): void {
     const now = isoNow()
     ti.state = state
@@ -411,7 +431,7 @@ export function createEngine (options: EngineOptions) {
     for (const t of def.tasks) {
       if (!t.upstream.includes(branchTask) || follow.includes(t.task_id)) continue
       for (const ti of run.tis) {
-        if (ti.task_id === t.task_id && ti.state === null) { ti.state = 'skipped'; ti.updated_at = isoNow() }
+        if (ti.task_id === t.task_id && ti.state === null) setState(ti, 'skipped')
       }
     }
   }
@@ -514,7 +534,7 @@ export function createEngine (options: EngineOptions) {
         const upstream = run.tis.filter((t) => def.upstream.includes(t.task_id)).map((t) => t.state)
         const ready = readiness(def.trigger_rule, upstream)
         if (ready === 'wait') return false
-        if (ready !== 'run') { ti.state = ready; ti.updated_at = nowIso; return true }
+        if (ready !== 'run') { setState(ti, ready); return true }
         const count = ti.map_index === -1 ? mapCount(addressOf(run, ti.task_id), stubOf(run)) : undefined
         if (count !== undefined) { expand(run, ti, def, count); return true }
         newTry(run, ti)
@@ -645,7 +665,7 @@ export function createEngine (options: EngineOptions) {
         if (ti.state === 'success') continue
         if (ti.state === 'running') { stopExecution(ti); appendLog(ti, ti.try_number, 'warning', 'State of this instance has been externally set to success. Terminating instance.') }
         if (ti.state === 'running' || ti.state === 'deferred') endTry(ti, 'success')
-        else { ti.state = 'success'; ti.updated_at = now }
+        else setState(ti, 'success')
         continue
       }
       if (ti.state === 'running' || ti.state === 'deferred' || ti.state === 'up_for_reschedule') {
@@ -655,13 +675,30 @@ export function createEngine (options: EngineOptions) {
         endTry(ti, 'failed')
       } else if (!isFinished(ti.state)) {
         if (ti.state === 'restarting') stopExecution(ti)
-        ti.state = 'skipped'
-        ti.updated_at = now
+        setState(ti, 'skipped')
       }
     }
     run.state = state
     run.end_date = now
     run.updated_at = now
+  }
+
+  /**
+   * What Airflow's set_task_instance_state does after marking a task: clear the failed and upstream_failed
+   * instances downstream of it (not the task itself), and put a finished run back to queued so that it runs on.
+   */
+  function resumeDownstream (run: RunRecord, taskId: string): void {
+    const tasks = defs.get(run.dag_id)!.tasks
+    const downstream = new Set<string>()
+    const stack = [taskId]
+    while (stack.length > 0) {
+      const id = stack.pop()!
+      for (const t of tasks) if (t.upstream.includes(id) && !downstream.has(t.task_id)) { downstream.add(t.task_id); stack.push(t.task_id) }
+    }
+    downstream.delete(taskId)
+    const cleared = run.tis.filter((t) => downstream.has(t.task_id) && (t.state === 'failed' || t.state === 'upstream_failed'))
+    for (const ti of cleared) resetTi(run, ti)
+    if (cleared.length > 0 && FINISHED_RUN_STATES.has(run.state)) requeue(run)
   }
 
   // ---- task-instance queries
@@ -678,7 +715,7 @@ export function createEngine (options: EngineOptions) {
   }
 
   function filterTis (rows: TiRow[], f: TiFilter): Page<TaskInstanceResponse> {
-    const pattern = f.displayNamePattern === undefined ? undefined : likePattern(`%${f.displayNamePattern}%`)
+    const pattern = f.displayNamePattern === undefined ? undefined : searchPattern(f.displayNamePattern)
     const matched = rows.filter(({ run, ti }) =>
       (f.taskId === undefined || ti.task_id === f.taskId) &&
       (f.taskIds === undefined || f.taskIds.includes(ti.task_id)) &&
@@ -699,7 +736,7 @@ export function createEngine (options: EngineOptions) {
         duration: ti.duration
       }, f.ranges))
     const ordered = orderItems(matched, f.orderBy, TI_ORDER, (r) => r.ordinal)
-    const page = paginate(ordered, f.offset, f.limit, options.maxPageLimit)
+    const page = paginate(ordered, f.offset, f.limit, f.unclamped === true ? undefined : options.maxPageLimit)
     return { items: page.items.map((r) => taskInstanceView(r.run, r.ti, dags.get(r.run.dag_id)!)), total: page.total }
   }
 
@@ -735,7 +772,9 @@ export function createEngine (options: EngineOptions) {
 
   function dagResponse (dagId: string): DAGResponse {
     const def = defOf(dagId)
-    return dagView(def, dags.get(dagId)!, { maxActiveRuns: options.maxActiveRuns, importErrors: options.importErrorDags.has(dagId) })
+    // a sub-DAG is paused with its parent, as the scheduler treats it (and as Airflow's set_is_paused did for sub-DAGs)
+    const dag = { ...dags.get(dagId)!, is_paused: isPaused(dagId) }
+    return dagView(def, dag, { maxActiveRuns: options.maxActiveRuns, importErrors: options.importErrorDags.has(dagId) })
   }
 
   // ---- the public operations
@@ -758,9 +797,9 @@ export function createEngine (options: EngineOptions) {
     tick,
 
     listDags (f: { limit: number, offset: number, paused?: boolean, dagIdPattern?: string, orderBy: string[] }): Page<DAGResponse> {
-      const like = f.dagIdPattern === undefined ? undefined : likePattern(f.dagIdPattern)
+      const like = f.dagIdPattern === undefined ? undefined : searchPattern(f.dagIdPattern)
       const matched = [...defs.values()].filter((d) =>
-        (f.paused === undefined || dags.get(d.dag_id)!.is_paused === f.paused) && (like === undefined || like(d.dag_id)))
+        (f.paused === undefined || isPaused(d.dag_id) === f.paused) && (like === undefined || like(d.dag_id)))
       const ordered = orderItems(matched, f.orderBy, { dag_id: (d) => d.dag_id, dag_display_name: (d) => d.dag_id }, (d) => d.dag_id)
       const page = paginate(ordered, f.offset, f.limit, options.maxPageLimit)
       return { items: page.items.map((d) => dagResponse(d.dag_id)), total: page.total }
@@ -822,9 +861,10 @@ export function createEngine (options: EngineOptions) {
     },
 
     listRuns (dagId: string, f: RunFilter): Page<DAGRunResponse> {
-      if (dagId !== '~') defOf(dagId)
-      const like = f.runIdPattern === undefined ? undefined : likePattern(f.runIdPattern)
-      const userLike = f.triggeringUserPattern === undefined ? undefined : likePattern(f.triggeringUserPattern)
+      // spec/engine.md §4.4
+      if (dagId !== '~' && !defs.has(dagId)) throw new NotFound(`The DAG with dag_id: \`${dagId}\` was not found`)
+      const like = f.runIdPattern === undefined ? undefined : searchPattern(f.runIdPattern)
+      const userLike = f.triggeringUserPattern === undefined ? undefined : searchPattern(f.triggeringUserPattern)
       const matched = runsInOrder().filter((r) =>
         (dagId === '~' || r.dag_id === dagId) &&
         (f.dagIds === undefined || f.dagIds.includes(r.dag_id)) &&
@@ -834,7 +874,7 @@ export function createEngine (options: EngineOptions) {
         (userLike === undefined || (r.triggering_user_name !== null && userLike(r.triggering_user_name))) &&
         inRanges({ run_after: r.run_after, logical_date: r.logical_date, start_date: r.start_date, end_date: r.end_date, updated_at: r.updated_at }, f.ranges))
       const ordered = orderItems(matched, f.orderBy, RUN_ORDER, (r) => r.seq)
-      const page = paginate(ordered, f.offset, f.limit, options.maxPageLimit)
+      const page = paginate(ordered, f.offset, f.limit, f.unclamped === true ? undefined : options.maxPageLimit)
       return { items: page.items.map((r) => runView(r, dags.get(r.dag_id)!)), total: page.total }
     },
 
@@ -1001,7 +1041,6 @@ export function createEngine (options: EngineOptions) {
       if (chosen.length === 0) throw tiNotFound(dagId, runId, taskId, mapIndex ?? -1)
       const state = body.new_state
       if (state != null) {
-        const now = isoNow()
         for (const ti of chosen) {
           const def = taskDefOf(run, ti.task_id)
           if (def?.kind === 'subdag') {
@@ -1013,11 +1052,11 @@ export function createEngine (options: EngineOptions) {
             appendLog(ti, ti.try_number, 'warning', `State of this instance has been externally set to ${state}. Terminating instance.`)
             endTry(ti, state)
           } else {
-            ti.state = state
-            ti.updated_at = now
+            setState(ti, state)
           }
         }
-        run.updated_at = now
+        resumeDownstream(run, taskId)
+        run.updated_at = isoNow()
       }
       if (body.note !== undefined) for (const ti of chosen) ti.note = body.note
       changed()

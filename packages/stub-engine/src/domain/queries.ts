@@ -1,9 +1,12 @@
-// List mechanics shared by every collection endpoint: order_by allow-lists, date ranges, SQL LIKE, paging.
+// List mechanics shared by every collection endpoint: order_by allow-lists, date ranges, `*_pattern` search, paging.
 import { BadRequest } from './errors.ts'
 
 export type Getter<T> = (item: T) => string | number | null
 
-/** Sorts by `order_by` fields (leading `-` = descending), then by the primary key; unknown fields → 400. */
+/**
+ * Sorts by `order_by` fields (leading `-` = descending), then by the primary key; unknown fields → 400.
+ * As Airflow's SortParam: nulls last in both directions, and the primary key follows the first field's direction.
+ */
 export function orderItems<T> (items: T[], orderBy: string[], allowed: Record<string, Getter<T>>, primaryKey: Getter<T>): T[] {
   if (orderBy.length > 10) throw new BadRequest('Ordering with more than 10 fields is not allowed')
   const keys = orderBy.filter((o) => o !== '').map((field) => {
@@ -15,14 +18,16 @@ export function orderItems<T> (items: T[], orderBy: string[], allowed: Record<st
     }
     return { getter, descending }
   })
-  keys.push({ getter: primaryKey, descending: false })
+  keys.push({ getter: primaryKey, descending: keys[0]?.descending ?? false })
   return [...items].sort((a, b) => {
     for (const { getter, descending } of keys) {
       const x = getter(a)
       const y = getter(b)
       if (x === y) continue
-      // nulls sort last ascending, as PostgreSQL does
-      const cmp = x === null ? 1 : y === null ? -1 : x < y ? -1 : 1
+      // Airflow orders by `CASE WHEN col IS NOT NULL THEN 0 ELSE 1 END` first: nulls last whatever the direction
+      if (x === null) return 1
+      if (y === null) return -1
+      const cmp = x < y ? -1 : 1
       return descending ? -cmp : cmp
     }
     return 0
@@ -31,8 +36,9 @@ export function orderItems<T> (items: T[], orderBy: string[], allowed: Record<st
 
 export interface Page<T> { items: T[], total: number }
 
-export function paginate<T> (items: T[], offset: number, limit: number, maxLimit: number): Page<T> {
-  const size = Math.min(limit, maxLimit)
+/** One page; `maxLimit` clamps `limit` (Airflow's maximum_page_limit), absent: `limit` as asked. */
+export function paginate<T> (items: T[], offset: number, limit: number, maxLimit?: number): Page<T> {
+  const size = maxLimit === undefined ? limit : Math.min(limit, maxLimit)
   return { items: items.slice(offset, offset + size), total: items.length }
 }
 
@@ -55,9 +61,22 @@ export function inRanges (value: Record<string, string | number | null>, ranges:
   return true
 }
 
-/** SQL LIKE (`%`, `_`, case-sensitive as in PostgreSQL) as a predicate. */
-export function likePattern (pattern: string): (value: string) => boolean {
-  const source = pattern.split('').map((c) => c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('')
-  const re = new RegExp(`^${source}$`, 's')
-  return (value) => re.test(value)
+const escapeRegExp = (c: string): string => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * A `*_pattern` query parameter as Airflow's `_SearchParam` applies it (spec/engine.md §4.1, §4.4: SQL LIKE):
+ * `column ILIKE '%<value>%'`, so a case-insensitive substring match in which `%` and `_` are wildcards and `\`
+ * escapes; the value `~` alone stands for `%`.
+ */
+export function searchPattern (value: string): (candidate: string) => boolean {
+  const like = value === '~' ? '%' : value
+  let source = ''
+  for (let i = 0; i < like.length; i++) {
+    const c = like[i]!
+    if (c === '\\' && i + 1 < like.length) source += escapeRegExp(like[++i]!)
+    else source += c === '%' ? '.*' : c === '_' ? '.' : escapeRegExp(c)
+  }
+  // unanchored: the surrounding `%…%`
+  const re = new RegExp(source, 'is')
+  return (candidate) => re.test(candidate)
 }

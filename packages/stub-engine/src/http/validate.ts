@@ -24,7 +24,60 @@ const TYPE_MESSAGES: Record<string, [string, string]> = {
   array: ['list_type', 'Input should be a valid list']
 }
 
-const NAIVE_DATETIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt _](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+\-\u2212])(\d{2}):?(\d{2}))?)?$/
+
+/**
+ * A datetime as pydantic reads one (speedate): `YYYY-MM-DD`, then `T`, `t`, `_` or a space and `HH:MM[:SS[.f]]`
+ * (`,` may separate the fraction, digits past the sixth are dropped), then `Z`, `z` or `±HH[:]MM`. Gives the
+ * instant as UTC ISO 8601, `'naive'` for a valid datetime without a zone (a bare date reads as midnight, naive),
+ * or null for anything else (spec/engine.md §2: request datetimes must carry a zone).
+ */
+export function readDateTime (text: string): string | 'naive' | null {
+  const m = DATETIME.exec(text)
+  if (m === null) return null
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number]
+  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeapYear(year) ? 1 : 0)
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return null
+  if (m[4] === undefined || (m[8] === undefined && m[9] === undefined)) return 'naive'
+  const offsetMinutes = m[9] === undefined ? 0 : (m[9] === '+' ? 1 : -1) * (Number(m[10]) * 60 + Number(m[11]))
+  if (Number(m[11] ?? 0) > 59 || Math.abs(offsetMinutes) >= 24 * 60) return null
+  const instant = new Date(0)
+  instant.setUTCFullYear(year, month - 1, day)
+  instant.setUTCHours(hour, minute - offsetMinutes, second, Number((m[7] ?? '').padEnd(3, '0').slice(0, 3)))
+  return instant.toISOString()
+}
+
+const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+
+function dateTimeError (loc: Array<string | number>, input: string, read: 'naive' | null): ValidationError {
+  return read === 'naive'
+    ? { loc, msg: 'Input should have timezone info', type: 'timezone_aware', input }
+    : { loc, msg: 'Input should be a valid datetime', type: 'datetime_from_date_parsing', input }
+}
+
+const isDateTimeSchema = (schema: unknown): boolean => {
+  const s = schema as { type?: unknown, format?: unknown, anyOf?: unknown[] }
+  return (s.type === 'string' && s.format === 'date-time') || (Array.isArray(s.anyOf) && s.anyOf.some(isDateTimeSchema))
+}
+
+/**
+ * Reads the datetime fields of a body (all top-level in Airflow's request bodies) as pydantic does, which takes more
+ * spellings than RFC 3339 (`+0000`, no seconds, a space for `T`) and fewer (no leap second, no `[zone]` suffix):
+ * each is replaced by its UTC ISO form, or reported and replaced by a stand-in so that the schema check goes on.
+ */
+function readBodyDateTimes (schema: TSchema, body: Record<string, unknown>): ValidationError[] {
+  const errors: ValidationError[] = []
+  const properties = (schema as { properties?: Record<string, unknown> }).properties ?? {}
+  for (const [key, propertySchema] of Object.entries(properties)) {
+    const value = body[key]
+    if (typeof value !== 'string' || !isDateTimeSchema(propertySchema)) continue
+    const read = readDateTime(value)
+    if (read !== null && read !== 'naive') { body[key] = read; continue }
+    errors.push(dateTimeError(['body', key], value, read))
+    body[key] = '1970-01-01T00:00:00.000Z'
+  }
+  return errors
+}
 
 function segments (pointer: string): Array<string | number> {
   if (pointer === '') return []
@@ -57,10 +110,11 @@ export function schemaErrors (schema: TSchema, value: unknown, where: string): V
       case 'required':
         for (const missing of (params.requiredProperties as string[] | undefined) ?? []) add([...path, missing], { msg: 'Field required', type: 'missing', input })
         break
-      case 'format':
-        if (typeof input === 'string' && NAIVE_DATETIME.test(input)) add(path, { msg: 'Input should have timezone info', type: 'timezone_aware', input })
-        else add(path, { msg: 'Input should be a valid datetime', type: 'datetime_from_date_parsing', input })
+      case 'format': {
+        const { loc, ...error } = dateTimeError(path, String(input), typeof input === 'string' && readDateTime(input) === 'naive' ? 'naive' : null)
+        add(loc, error)
         break
+      }
       case 'type': {
         if (params.type === 'null') break
         const [type, msg] = TYPE_MESSAGES[String(params.type)] ?? ['type_error', e.message]
@@ -98,9 +152,10 @@ export function checkBody<T> (schema: TSchema, body: unknown): T {
     const input = body instanceof RawBody ? body.text : body
     throw new Unprocessable([{ loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type', input }])
   }
-  const errors = schemaErrors(schema, body, 'body')
+  const read = structuredClone(body) as Record<string, unknown>
+  const errors = [...readBodyDateTimes(schema, read), ...schemaErrors(schema, read, 'body')]
   if (errors.length > 0) throw new Unprocessable(errors)
-  return Value.Default(schema, structuredClone(body)) as T
+  return Value.Default(schema, read) as T
 }
 
 type Query = Record<string, string | string[] | undefined>
@@ -158,16 +213,13 @@ export function queryReader (query: Query) {
     dateTime (name: string): string | undefined {
       const raw = last(name)
       if (raw === undefined) return undefined
-      const candidate = raw.replace(' ', '+')
-      if (NAIVE_DATETIME.test(candidate)) {
-        errors.push({ loc: ['query', name], msg: 'Input should have timezone info', type: 'timezone_aware', input: raw })
+      // an offset's `+` sent unencoded arrives as a space
+      const read = readDateTime(raw.replace(/(\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?) (\d{2}:?\d{2})$/, '$1+$2'))
+      if (read === null || read === 'naive') {
+        errors.push(dateTimeError(['query', name], raw, read))
         return undefined
       }
-      if (!Value.Check({ type: 'string', format: 'date-time' } as TSchema, candidate)) {
-        errors.push({ loc: ['query', name], msg: 'Input should be a valid datetime', type: 'datetime_from_date_parsing', input: raw })
-        return undefined
-      }
-      return new Date(candidate).toISOString()
+      return read
     },
     /** Every `<field>_gte|_gt|_lte|_lt` given for these fields. */
     ranges (fields: string[], numeric = false): Record<string, string | number | undefined> {

@@ -56,6 +56,7 @@ export const dagRunRoutes: FastifyPluginAsync<{ engine: Engine }> = async (app, 
     if (orderBy.replace(/^-/, '') === 'duration') throw new BadRequest("Ordering with 'duration' is disallowed or the attribute does not exist on the model")
     const page = engine.listRuns('~', {
       limit: body.page_limit ?? 100,
+      unclamped: true,
       offset: body.page_offset ?? 0,
       ...(body.dag_ids != null ? { dagIds: body.dag_ids } : {}),
       ...(body.states != null ? { states: body.states.filter((s): s is NonNullable<typeof s> => s !== null) } : {}),

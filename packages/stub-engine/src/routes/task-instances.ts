@@ -19,6 +19,11 @@ type MappedParams = TaskParams & { map_index: string }
 const BASE = '/api/v2/dags/:dag_id/dagRuns/:dag_run_id/taskInstances'
 const DATE_FIELDS = ['run_after', 'logical_date', 'start_date', 'end_date', 'updated_at']
 const MARKABLE = ['success', 'failed', 'skipped']
+/**
+ * Contract paths one segment below `{task_id}` that the stub does not serve (spec/engine.md §8.1: they may answer
+ * 404 Not Found). Without their own routes the `{task_id}/{map_index}` routes would take them and answer a 422.
+ */
+const UNSERVED: Array<['GET' | 'PATCH', string]> = [['GET', 'links'], ['GET', 'xcomEntries'], ['GET', 'dependencies'], ['PATCH', 'dry_run']]
 
 function tiFilter (query: Query): TiFilter {
   const q = queryReader(query)
@@ -60,7 +65,7 @@ export const taskInstanceRoutes: FastifyPluginAsync<{ engine: Engine }> = async 
       if (!/_(gte|gt|lte|lt)$/.test(key) || value === null || value === undefined) continue
       ranges[key] = typeof value === 'string' ? new Date(value).toISOString() : value as number
     }
-    const filter: TiFilter = { limit: body.page_limit ?? 100, offset: body.page_offset ?? 0, orderBy: body.order_by != null ? [body.order_by] : ['map_index'], ranges }
+    const filter: TiFilter = { limit: body.page_limit ?? 100, unclamped: true, offset: body.page_offset ?? 0, orderBy: body.order_by != null ? [body.order_by] : ['map_index'], ranges }
     if (body.dag_ids != null) filter.dagIds = body.dag_ids
     if (body.dag_run_ids != null) filter.runIds = body.dag_run_ids
     if (body.task_ids != null) filter.taskIds = body.task_ids
@@ -70,6 +75,10 @@ export const taskInstanceRoutes: FastifyPluginAsync<{ engine: Engine }> = async 
     if (body.executor != null) filter.executors = body.executor
     return collection(engine.listTaskInstances('~', '~', filter))
   })
+
+  for (const [method, segment] of UNSERVED) {
+    app.route({ method, url: `${BASE}/:task_id/${segment}`, handler: (_request, reply) => { reply.callNotFound() } })
+  }
 
   app.get<{ Params: TaskParams }>(`${BASE}/:task_id`, { config: { access: 'read' } }, async (request) => {
     const { dag_id: dagId, dag_run_id: runId, task_id: taskId } = request.params

@@ -49,6 +49,8 @@ describe.skipIf(!present)('contract: every endpoint against airflow-v2-rest-api.
     // DAGs
     await expectStatus(200, 'GET', '/api/v2/dags?limit=100')
     await expectStatus(200, 'GET', '/api/v2/dags/test_site')
+    await expectStatus(200, 'GET', '/api/v2/dags?dag_id_pattern=PREFLIGHT&paused=false&order_by=-dag_id')
+    await expectStatus(200, 'GET', '/api/v2/dags/test_site.preflight')
     await expectStatus(404, 'GET', '/api/v2/dags/nope')
     await expectStatus(200, 'PATCH', '/api/v2/dags/test_site', { is_paused: false })
     await expectStatus(422, 'PATCH', '/api/v2/dags/test_site', { is_paused: false, owners: [] })
@@ -61,15 +63,22 @@ describe.skipIf(!present)('contract: every endpoint against airflow-v2-rest-api.
     await expectStatus(404, 'POST', '/api/v2/dags/nope/dagRuns', { logical_date: null })
     await expectStatus(400, 'POST', '/api/v2/dags/test_site/dagRuns', { logical_date: null, conf: { stub: { hang: 'x' } } })
     await expectStatus(422, 'POST', '/api/v2/dags/test_site/dagRuns', { logical_date: '2025-01-01T00:00:00' })
+    await expectStatus(422, 'POST', '/api/v2/dags/test_site/dagRuns', { logical_date: '2025-01-01 00:00' })
+    // pydantic takes zone-aware spellings that the contract's RFC 3339 `date-time` does not: the request is not
+    // checked against the contract, the reply is
+    const loose = await call('POST', '/api/v2/dags/test_site/dagRuns', { dag_run_id: 'K0', logical_date: '2025-01-01 00:00+0000' }, true)
+    expect(loose.status).toBe(200)
     await engine.waitRun('test_site', 'K1')
     await expectStatus(200, 'GET', '/api/v2/dags/test_site/dagRuns/K1')
     await expectStatus(404, 'GET', '/api/v2/dags/test_site/dagRuns/nope')
     await expectStatus(200, 'GET', '/api/v2/dags/test_site/dagRuns?state=failed&order_by=-start_date')
     await expectStatus(200, 'GET', '/api/v2/dags/~/dagRuns?limit=5')
+    await expectStatus(200, 'GET', '/api/v2/dags/~/dagRuns?run_id_pattern=k&order_by=-end_date&order_by=run_id')
     await expectStatus(404, 'GET', '/api/v2/dags/nope/dagRuns')
     await expectStatus(422, 'GET', '/api/v2/dags/test_site/dagRuns?limit=-1')
     await expectStatus(200, 'POST', '/api/v2/dags/~/dagRuns/list', { dag_ids: ['test_site'], states: ['failed'], page_limit: 10 })
     await expectStatus(422, 'POST', '/api/v2/dags/~/dagRuns/list', { page_limit: -1 })
+    await expectStatus(200, 'POST', '/api/v2/dags/~/dagRuns/list', { page_limit: 500, logical_date_gte: '2025-01-01T00:00:00Z' })
 
     // task instances of the finished run (armada_test_releases failed once; deployment_configuration mapped ×2)
     const base = '/api/v2/dags/test_site/dagRuns/K1/taskInstances'
@@ -77,6 +86,10 @@ describe.skipIf(!present)('contract: every endpoint against airflow-v2-rest-api.
     await expectStatus(200, 'GET', '/api/v2/dags/~/dagRuns/~/taskInstances?state=success&try_number=1')
     await expectStatus(200, 'POST', '/api/v2/dags/~/dagRuns/~/taskInstances/list', { dag_ids: ['test_site'], task_ids: ['action_xcom'] })
     await expectStatus(422, 'POST', '/api/v2/dags/~/dagRuns/~/taskInstances/list', { dag_ids: 'test_site' })
+    await expectStatus(200, 'POST', '/api/v2/dags/~/dagRuns/~/taskInstances/list', { page_limit: 500 })
+    await expectStatus(200, 'GET', `${base}?task_display_name_pattern=ARMADA&order_by=-end_date`)
+    await expectStatus(404, 'GET', `${base}/action_xcom/dependencies`)
+    await expectStatus(404, 'PATCH', `${base}/action_xcom/dry_run`, { new_state: 'success' })
     await expectStatus(200, 'GET', `${base}/action_xcom`)
     await expectStatus(404, 'GET', `${base}/deployment_configuration`)
     await expectStatus(200, 'GET', `${base}/deployment_configuration/1`)

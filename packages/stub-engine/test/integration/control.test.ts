@@ -30,7 +30,7 @@ describe('pause and unpause (DAG-wide is_paused)', () => {
     const held = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/P1')
     expect(held.body.state).toBe('running')
     expect(stateOf(await engine.tis('test_site', 'P1'))).toEqual({ action_xcom: 'success', preflight: null, deployment_configuration: null, armada_test_releases: null })
-    expect((await engine.call('GET', '/api/v2/dags?paused=true')).body.dags.map((d: { dag_id: string }) => d.dag_id)).toEqual(['test_site'])
+    expect((await engine.call('GET', '/api/v2/dags?paused=true')).body.dags.map((d: { dag_id: string }) => d.dag_id)).toEqual(['test_site', 'test_site.preflight'])
 
     const unpaused = await engine.call('PATCH', '/api/v2/dags/test_site', { is_paused: false })
     expect(unpaused.body.is_paused).toBe(false)
@@ -40,7 +40,7 @@ describe('pause and unpause (DAG-wide is_paused)', () => {
   it('starts DAGs paused by default: a triggered run waits in queued until the DAG is unpaused', async () => {
     const engine = await startTestEngine({ ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
     expect((await engine.call('GET', '/api/v2/dags/deploy_site')).body.is_paused).toBe(true)
-    expect((await engine.call('GET', '/api/v2/dags/deploy_site.preflight')).body.is_paused).toBe(false)
+    expect((await engine.call('GET', '/api/v2/dags/deploy_site.preflight')).body.is_paused).toBe(true)
     const triggered = await engine.trigger('test_site', 'Q1')
     expect(triggered.status).toBe(200)
     await sleep(80)
@@ -49,6 +49,22 @@ describe('pause and unpause (DAG-wide is_paused)', () => {
     expect(new Set((await engine.tis('test_site', 'Q1')).map((t) => t.state))).toEqual(new Set([null]))
     await engine.call('PATCH', '/api/v2/dags/test_site', { is_paused: false })
     expect((await engine.waitRun('test_site', 'Q1')).state).toBe('success')
+  })
+
+  it('reports a sub-DAG as paused while its parent is, in GET /dags/{dag_id} and in the paused filter', async () => {
+    const engine = await startTestEngine()
+    expect((await engine.call('GET', '/api/v2/dags/deploy_site.preflight')).body).toMatchObject({ dag_id: 'deploy_site.preflight', is_paused: false })
+    expect((await engine.call('PATCH', '/api/v2/dags/deploy_site', { is_paused: true })).status).toBe(200)
+    const sub = await engine.call('GET', '/api/v2/dags/deploy_site.preflight')
+    expect(sub.status).toBe(200)
+    expect(sub.body).toMatchObject({ dag_id: 'deploy_site.preflight', is_paused: true })
+    const paused = await engine.call('GET', '/api/v2/dags?paused=true')
+    expect(paused.status).toBe(200)
+    expect(paused.body.dags.map((d: { dag_id: string, is_paused: boolean }) => [d.dag_id, d.is_paused])).toEqual([
+      ['deploy_site', true], ['deploy_site.armada_build', true], ['deploy_site.drydock_build', true], ['deploy_site.preflight', true], ['deploy_site.validate_site_design', true]
+    ])
+    await engine.call('PATCH', '/api/v2/dags/deploy_site', { is_paused: false })
+    expect((await engine.call('GET', '/api/v2/dags/deploy_site.preflight')).body.is_paused).toBe(false)
   })
 
   it('keeps runs beyond max_active_runs queued until a slot frees', async () => {
@@ -169,6 +185,79 @@ describe('PATCH a task instance', () => {
     expect(skipped.body.task_instances[0].state).toBe('skipped')
     const missing = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/T1/taskInstances/nope', { new_state: 'failed' })
     expect(missing.status).toBe(404)
+  })
+})
+
+describe('PATCH a task instance of a finished run (set_task_instance_state)', () => {
+  it('clears the failed and upstream_failed instances downstream of the marked one and puts the run back to queued', async () => {
+    const engine = await startTestEngine()
+    await engine.trigger('test_site', 'T2', { stub: { fail: { deployment_configuration: 'always' } } })
+    expect((await engine.waitRun('test_site', 'T2')).state).toBe('failed')
+    expect(stateOf(await engine.tis('test_site', 'T2'))).toMatchObject({ deployment_configuration: 'failed', armada_test_releases: 'upstream_failed' })
+    // while the DAG is paused the scheduler leaves the run where the PATCH put it
+    await engine.call('PATCH', '/api/v2/dags/test_site', { is_paused: true })
+    const marked = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/T2/taskInstances/deployment_configuration', { new_state: 'success' })
+    expect(marked.status).toBe(200)
+    expect(marked.body).toMatchObject({ total_entries: 1, task_instances: [{ task_id: 'deployment_configuration', state: 'success', try_number: 1 }] })
+    const requeued = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/T2')
+    expect(requeued.body).toMatchObject({ state: 'queued', end_date: null })
+    expect(stateOf(await engine.tis('test_site', 'T2'))).toEqual({ action_xcom: 'success', preflight: 'success', deployment_configuration: 'success', armada_test_releases: null })
+
+    await engine.call('PATCH', '/api/v2/dags/test_site', { is_paused: false })
+    expect((await engine.waitRun('test_site', 'T2')).state).toBe('success')
+    expect((await engine.tis('test_site', 'T2')).find((t) => t.task_id === 'armada_test_releases')).toMatchObject({ state: 'success', try_number: 1 })
+    const tries = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/T2/taskInstances/deployment_configuration/tries')
+    expect(tries.body.task_instances.map((t: { try_number: number, state: string }) => [t.try_number, t.state])).toEqual([[1, 'success']])
+  })
+
+  it('leaves a finished run alone when nothing downstream failed', async () => {
+    const engine = await startTestEngine()
+    await engine.trigger('test_site', 'T3', { stub: { fail: { deployment_configuration: 'always' } } })
+    expect((await engine.waitRun('test_site', 'T3')).state).toBe('failed')
+    const marked = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/T3/taskInstances/armada_test_releases', { new_state: 'skipped' })
+    expect(marked.status).toBe(200)
+    expect(marked.body.task_instances[0]).toMatchObject({ task_id: 'armada_test_releases', state: 'skipped' })
+    await sleep(30)
+    expect((await engine.call('GET', '/api/v2/dags/test_site/dagRuns/T3')).body.state).toBe('failed')
+    expect(stateOf(await engine.tis('test_site', 'T3')).deployment_configuration).toBe('failed')
+  })
+})
+
+describe('task instances that end without running', () => {
+  const ended = { start_date: expect.any(String), end_date: expect.any(String), duration: 0, try_number: 0 }
+
+  it('get start_date, end_date and duration as TaskInstance.set_state sets them: stop, mark, run success, branch, trigger rule', async () => {
+    const engine = await startTestEngine()
+    const ti = async (dag: string, run: string, task: string) => (await engine.tis(dag, run)).find((t) => t.task_id === task)!
+
+    await engine.trigger('update_software', 'E1')
+    expect((await engine.waitRun('update_software', 'E1')).state).toBe('success')
+    expect(await ti('update_software', 'E1', 'upgrade_airflow')).toMatchObject({ state: 'skipped', ...ended })
+
+    await engine.trigger('test_site', 'E2', { stub: { fail: { deployment_configuration: 'always' } } })
+    expect((await engine.waitRun('test_site', 'E2')).state).toBe('failed')
+    expect(await ti('test_site', 'E2', 'armada_test_releases')).toMatchObject({ state: 'upstream_failed', ...ended })
+
+    await engine.trigger('test_site', 'E3', { stub: { hang: ['deployment_configuration'] } })
+    await waitTask(engine, 'test_site', 'E3', 'deployment_configuration', 'running')
+    const marked = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/E3/taskInstances/armada_test_releases', { new_state: 'failed' })
+    expect(marked.status).toBe(200)
+    expect(marked.body.task_instances[0]).toMatchObject({ state: 'failed', ...ended })
+    expect((await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/E3', { state: 'failed' })).status).toBe(200)
+
+    await engine.trigger('test_site', 'E4', { stub: { hang: ['deployment_configuration'] } })
+    await waitTask(engine, 'test_site', 'E4', 'deployment_configuration', 'running')
+    const stopped = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/E4', { state: 'failed' })
+    expect(stopped.status).toBe(200)
+    expect(await ti('test_site', 'E4', 'armada_test_releases')).toMatchObject({ state: 'skipped', ...ended })
+
+    await engine.trigger('test_site', 'E5', { stub: { hang: ['deployment_configuration'] } })
+    await waitTask(engine, 'test_site', 'E5', 'deployment_configuration', 'running')
+    expect((await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/E5', { state: 'success' })).status).toBe(200)
+    expect(await ti('test_site', 'E5', 'armada_test_releases')).toMatchObject({ state: 'success', ...ended })
+    const done = await ti('test_site', 'E5', 'deployment_configuration')
+    expect(done).toMatchObject({ state: 'success', try_number: 1 })
+    expect(done.duration).toBeGreaterThanOrEqual(0)
   })
 })
 

@@ -46,6 +46,48 @@ describe('POST /api/v2/dags/{dag_id}/dagRuns', () => {
     expect((await engine.call('GET', '/api/v2/dags/update_site')).body.has_import_errors).toBe(true)
   })
 
+  it('accepts every zone-aware spelling pydantic reads, answers 422 timezone_aware only without a zone', async () => {
+    const engine = await startTestEngine({ ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
+    const accepted: Array<[string, string]> = [
+      ['2025-06-01T10:00:00+0000', '2025-06-01T10:00:00.000Z'],
+      ['2025-06-01T10:00Z', '2025-06-01T10:00:00.000Z'],
+      ['2025-06-01 10:00:00Z', '2025-06-01T10:00:00.000Z'],
+      ['2025-06-01 12:30+02:30', '2025-06-01T10:00:00.000Z'],
+      ['2025-06-01t10:00:00,5z', '2025-06-01T10:00:00.500Z'],
+      ['2025-06-01T05:00:00.1234567-0500', '2025-06-01T10:00:00.123Z']
+    ]
+    for (const [i, [input, iso]] of accepted.entries()) {
+      const reply = await engine.call('POST', '/api/v2/dags/test_site/dagRuns', { dag_run_id: `Z${i}`, logical_date: input, run_after: input })
+      expect(reply.status, input).toBe(200)
+      expect(reply.body, input).toMatchObject({ dag_run_id: `Z${i}`, logical_date: iso, run_after: iso })
+    }
+    const refused: Array<[string, string]> = [
+      ['2025-06-01 10:00', 'timezone_aware'],
+      ['2025-06-01T10:00:00', 'timezone_aware'],
+      ['2025-06-01', 'timezone_aware'],
+      ['2025-06-01T25:00:00Z', 'datetime_from_date_parsing'],
+      ['2025-02-30T10:00:00Z', 'datetime_from_date_parsing'],
+      ['2025-06-01T23:59:60Z', 'datetime_from_date_parsing'],
+      ['2025-06-01T10:00:00Z[UTC]', 'datetime_from_date_parsing'],
+      ['2025-06-01T10:00:00+01', 'datetime_from_date_parsing'],
+      ['2025-06-01T10:00:00+24:00', 'datetime_from_date_parsing']
+    ]
+    for (const [input, type] of refused) {
+      const reply = await engine.call('POST', '/api/v2/dags/test_site/dagRuns', { logical_date: input })
+      expect(reply.status, input).toBe(422)
+      expect(reply.body.detail, input).toEqual([expect.objectContaining({ loc: ['body', 'logical_date'], type, input })])
+    }
+    const batch = await engine.call('POST', '/api/v2/dags/~/dagRuns/list', { logical_date_gte: '2025-06-01 10:00+0000', logical_date_lte: '2025-06-01T10:00:01Z' })
+    expect(batch.status).toBe(200)
+    expect(batch.body.total_entries).toBe(accepted.length)
+    const query = await engine.call('GET', `/api/v2/dags/test_site/dagRuns?logical_date_gte=${encodeURIComponent('2025-06-01 10:00:00+0000')}&logical_date_lte=2025-06-01T10:00:01Z`)
+    expect(query.status).toBe(200)
+    expect(query.body.total_entries).toBe(accepted.length)
+    const naiveQuery = await engine.call('GET', `/api/v2/dags/test_site/dagRuns?logical_date_gte=${encodeURIComponent('2025-06-01 10:00')}`)
+    expect(naiveQuery.status).toBe(422)
+    expect(naiveQuery.body.detail[0]).toMatchObject({ loc: ['query', 'logical_date_gte'], type: 'timezone_aware' })
+  })
+
   it('generates a manual__ run id and a null logical date when asked, with run_after = now', async () => {
     const engine = await startTestEngine({ ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
     const before = Date.now()
@@ -88,6 +130,67 @@ describe('lists', () => {
     expect(unknownDag.status).toBe(404)
   })
 
+  it('matches *_pattern filters as Airflow does: case-insensitive ILIKE \'%value%\', ~ for everything', async () => {
+    const engine = await startTestEngine({ ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
+    const dagIds = async (pattern: string): Promise<string[]> => {
+      const reply = await engine.call('GET', `/api/v2/dags?limit=100&dag_id_pattern=${encodeURIComponent(pattern)}`)
+      expect(reply.status, pattern).toBe(200)
+      return reply.body.dags.map((d: { dag_id: string }) => d.dag_id)
+    }
+    expect(await dagIds('PREFLIGHT')).toEqual(['deploy_site.preflight', 'relabel_nodes.preflight', 'test_site.preflight', 'update_site.preflight'])
+    expect(await dagIds('test%pre')).toEqual(['test_site.preflight'])
+    expect(await dagIds('_deploy')).toEqual(['redeploy_server', 'redeploy_server.drydock_build', 'redeploy_server.validate_site_design'])
+    expect(await dagIds('~')).toHaveLength(21)
+
+    await engine.trigger('test_site', 'Run-A1')
+    await engine.trigger('test_site', 'run-b2')
+    await engine.trigger('test_site', 'other')
+    const runs = await engine.call('GET', '/api/v2/dags/test_site/dagRuns?run_id_pattern=RUN-')
+    expect(runs.status).toBe(200)
+    expect(runs.body.dag_runs.map((r: { dag_run_id: string }) => r.dag_run_id)).toEqual(['Run-A1', 'run-b2'])
+    const users = await engine.call('GET', '/api/v2/dags/~/dagRuns?triggering_user_name_pattern=ADM')
+    expect(users.body.total_entries).toBe(3)
+    const tis = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/other/taskInstances?task_display_name_pattern=XCOM')
+    expect(tis.status).toBe(200)
+    expect(tis.body.task_instances.map((t: { task_id: string }) => t.task_id)).toEqual(['action_xcom'])
+  })
+
+  it('orders nulls last in both directions and breaks ties by the primary key in the first field\'s direction', async () => {
+    const engine = await startTestEngine({ ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
+    for (const id of ['O1', 'O2', 'O3', 'O4']) await engine.trigger('test_site', id)
+    // finished by PATCH (the DAG is paused): O2 and O4 get an end date, O1 and O3 keep none
+    await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/O2', { state: 'success' })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/O4', { state: 'failed' })
+    const ids = async (query: string): Promise<string[]> => {
+      const reply = await engine.call('GET', `/api/v2/dags/test_site/dagRuns?${query}`)
+      expect(reply.status, query).toBe(200)
+      return reply.body.dag_runs.map((r: { dag_run_id: string }) => r.dag_run_id)
+    }
+    expect(await ids('order_by=end_date')).toEqual(['O2', 'O4', 'O1', 'O3'])
+    expect(await ids('order_by=-end_date')).toEqual(['O4', 'O2', 'O3', 'O1'])
+    expect(await ids('order_by=-dag_id')).toEqual(['O4', 'O3', 'O2', 'O1'])
+    expect(await ids('order_by=-state&order_by=dag_id')).toEqual(['O2', 'O3', 'O1', 'O4'])
+    expect(await ids('order_by=dag_id')).toEqual(['O1', 'O2', 'O3', 'O4'])
+  })
+
+  it('uses a batch body\'s page_limit as sent: only the query\'s limit is clamped to the maximum page size', async () => {
+    const engine = await startTestEngine({ ENGINE_MAX_PAGE_LIMIT: '3', ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
+    for (let i = 1; i <= 5; i++) await engine.trigger('test_site', `P${i}`)
+    const query = await engine.call('GET', '/api/v2/dags/test_site/dagRuns?limit=5')
+    expect(query.body.dag_runs).toHaveLength(3)
+    const runs = await engine.call('POST', '/api/v2/dags/~/dagRuns/list', { page_limit: 5 })
+    expect(runs.status).toBe(200)
+    expect(runs.body.total_entries).toBe(5)
+    expect(runs.body.dag_runs.map((r: { dag_run_id: string }) => r.dag_run_id)).toEqual(['P1', 'P2', 'P3', 'P4', 'P5'])
+    expect((await engine.call('POST', '/api/v2/dags/~/dagRuns/list', {})).body.dag_runs).toHaveLength(5)
+    const tis = await engine.call('POST', '/api/v2/dags/~/dagRuns/~/taskInstances/list', { dag_ids: ['test_site'], page_limit: 8 })
+    expect(tis.status).toBe(200)
+    expect(tis.body.total_entries).toBe(20)
+    expect(tis.body.task_instances).toHaveLength(8)
+    expect((await engine.call('GET', '/api/v2/dags/test_site/dagRuns/P1/taskInstances?limit=8')).body.task_instances).toHaveLength(3)
+  })
+
   it('filters the batch run list and requires ~ in the path', async () => {
     const engine = await startTestEngine({ ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
     await engine.call('POST', '/api/v2/dags/test_site/dagRuns', { dag_run_id: 'A', logical_date: '2025-06-01T10:00:00Z' })
@@ -109,6 +212,7 @@ describe('lists', () => {
     const engine = await startTestEngine()
     const deploy = await engine.call('GET', '/api/v2/dags?dag_id_pattern=deploy%25&order_by=-dag_id')
     expect(deploy.body.dags.map((d: { dag_id: string }) => d.dag_id)).toEqual([
+      'redeploy_server.validate_site_design', 'redeploy_server.drydock_build', 'redeploy_server',
       'deploy_site.validate_site_design', 'deploy_site.preflight', 'deploy_site.drydock_build', 'deploy_site.armada_build', 'deploy_site'
     ])
     const all = await engine.call('GET', '/api/v2/dags?limit=100')
@@ -152,6 +256,37 @@ describe('lists', () => {
     const badIndex = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/X1/taskInstances/action_xcom/abc')
     expect(badIndex.status).toBe(422)
     expect(badIndex.body.detail[0]).toMatchObject({ loc: ['path', 'map_index'], type: 'int_parsing' })
+  })
+})
+
+describe('error texts and unserved paths', () => {
+  it('names an unknown DAG when listing its runs (spec/engine.md §4.4)', async () => {
+    const engine = await startTestEngine()
+    const reply = await engine.call('GET', '/api/v2/dags/nope/dagRuns')
+    expect(reply.status).toBe(404)
+    expect(reply.body).toEqual({ detail: 'The DAG with dag_id: `nope` was not found' })
+  })
+
+  it('answers contract paths below {task_id} that the stub does not serve with 404 Not Found, not a map_index 422', async () => {
+    const engine = await startTestEngine()
+    await engine.trigger('test_site', 'U1')
+    await engine.waitRun('test_site', 'U1')
+    const base = '/api/v2/dags/test_site/dagRuns/U1/taskInstances/action_xcom'
+    for (const [method, path, body] of [
+      ['PATCH', `${base}/dry_run`, { new_state: 'success' }],
+      ['GET', `${base}/dependencies`, undefined],
+      ['GET', `${base}/links`, undefined],
+      ['GET', `${base}/xcomEntries`, undefined],
+      ['GET', `${base}/-1/dependencies`, undefined],
+      ['PATCH', `${base}/-1/dry_run`, { new_state: 'success' }]
+    ] as const) {
+      const reply = await engine.call(method, path, body)
+      expect(reply.status, `${method} ${path}`).toBe(404)
+      expect(reply.body, `${method} ${path}`).toEqual({ detail: 'Not Found' })
+    }
+    const notAnIndex = await engine.call('GET', `${base}/dry_run`)
+    expect(notAnIndex.status).toBe(422)
+    expect(notAnIndex.body.detail[0]).toMatchObject({ loc: ['path', 'map_index'], type: 'int_parsing' })
   })
 })
 
