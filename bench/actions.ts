@@ -114,7 +114,7 @@ for (let i = 0; i < REQUESTS; i++) {
 }
 latencies.sort((a, b) => a - b)
 const pct = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0
-console.log(`GET /actions with ${ACTIONS} actions: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, ${((engineCalls - callsBefore) / REQUESTS).toFixed(1)} engine calls per request (runs and task instances paged 100 at a time, ${tasks.length} steps per action)`)
+console.log(`GET /actions with ${ACTIONS} actions: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, ${((engineCalls - callsBefore) / REQUESTS).toFixed(1)} engine calls per request (runs and task instances paged 100 at a time, ${tasks.length} engine tasks per run shown as deploy_site's 21 steps)`)
 
 // GET /actions/{id} against a bare route returning the same JSON
 const one = await (await fetch(`${base}/api/v1.0/actions/${ids[0] ?? ''}`, { headers: AUTH })).text()
