@@ -3,6 +3,7 @@ import { createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Policy } from '@slipway/common'
 import type { DesignFetcher } from './clients/design.ts'
 import type { FileSources } from './clients/file-sources.ts'
+import type { PayloadEncryptor } from './clients/gpg.ts'
 import type { KubernetesClient } from './clients/kubernetes.ts'
 import { joinScriptRoutes } from './routes/join-scripts.ts'
 import { validateDesignRoutes } from './routes/validate-design.ts'
@@ -13,6 +14,8 @@ export interface AppDeps {
   policy: Policy
   fetchDesign: DesignFetcher
   fetchFiles: FileSources
+  /** gpg for designs that ask for encrypted join scripts; absent: they get 500 EncryptionException. */
+  encryptPayload?: PayloadEncryptor | undefined
   kubernetes: KubernetesClient
   bodyLimitBytes?: number
   logLevel?: string
@@ -41,7 +44,7 @@ export async function buildApp (deps: AppDeps) {
   await app.register(versionsRoutes)
   await app.register(async (api) => {
     await api.register(healthRoutes)
-    await api.register(joinScriptRoutes, { fetchDesign: deps.fetchDesign, fetchFiles: deps.fetchFiles, kubernetes: deps.kubernetes })
+    await api.register(joinScriptRoutes, { fetchDesign: deps.fetchDesign, fetchFiles: deps.fetchFiles, kubernetes: deps.kubernetes, encryptPayload: deps.encryptPayload })
     await api.register(validateDesignRoutes, { fetchDesign: deps.fetchDesign })
     await api.register(nodeLabelRoutes, { kubernetes: deps.kubernetes })
   }, { prefix: '/api/v1.0' })

@@ -3,6 +3,7 @@ import { authenticatorFromConfig, policyFromConfig, serviceTokenFromConfig } fro
 import type { Config } from './config.ts'
 import { createDesignFetcher } from './clients/design.ts'
 import { createFileSources } from './clients/file-sources.ts'
+import { createGpgEncryptor } from './clients/gpg.ts'
 import { createKubernetesClient, resolveConnection } from './clients/kubernetes.ts'
 import { POLICY_DEFAULTS } from './policy.ts'
 
@@ -11,6 +12,7 @@ export function createDeps (config: Config) {
     authenticator: authenticatorFromConfig(config),
     policy: policyFromConfig(config, POLICY_DEFAULTS),
     fetchDesign: createDesignFetcher({ timeoutMs: config.DESIGN_TIMEOUT_MS, maxBytes: config.DESIGN_MAX_BYTES, serviceAuth: serviceTokenFromConfig(config) }),
+    encryptPayload: createGpgEncryptor({ passphrase: config.ENCRYPTION_KEY }),
     fetchFiles: createFileSources({
       timeoutMs: config.FILE_TIMEOUT_MS,
       attempts: config.FILE_FETCH_ATTEMPTS,

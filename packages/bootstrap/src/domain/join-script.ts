@@ -388,21 +388,26 @@ rm -rf "$DIR"
 `
 
 /** Everything the script needs from the design and parameters, checked before any text is produced. */
-export function buildJoinScript (documents: DesignDocument[], params: JoinParams, joinIps: string[], options: { remote?: RemoteFiles, now?: Date } = {}): string {
+export function buildJoinScript (documents: DesignDocument[], params: JoinParams, joinIps: string[], options: { remote?: RemoteFiles, now?: Date, encrypt?: (payload: Buffer) => Buffer } = {}): string {
   if (documents.some((d) => d.schema === 'promenade/KubernetesNode/v1')) {
     throw new DesignError('Existing KubernetesNode documents found', 'ExistingKubernetesNodeDocumentError')
   }
   // the node's own configuration: everything but Genesis, plus this node's document (spec §6.2 step 6)
   const design = indexDesign([...documents.filter((d) => d.schema !== 'promenade/Genesis/v1'), nodeDocument(params, joinIps)])
-  const encryption = design.find('promenade/EncryptionPolicy/v1')
-  if (dataAt(encryption, 'scripts.join') !== undefined) {
-    throw new EncryptionError('The design asks for an encrypted join script, but script encryption is not available in this service')
+  // spec §6.10: `scripts.join: {gpg: {}}` asks for a gpg-encrypted payload, which the node decrypts with the
+  // passphrase in its own PROMENADE_ENCRYPTION_KEY
+  const method = dataAt(design.find('promenade/EncryptionPolicy/v1'), 'scripts.join')
+  const encrypted = method !== undefined && method !== null
+  if (encrypted) {
+    if (!isObject(method) || Object.keys(method).join() !== 'gpg') throw new EncryptionError(`The design asks for join-script encryption by ${JSON.stringify(method)}; only {gpg: {}} is known`)
+    if (options.encrypt === undefined) throw new EncryptionError('The design asks for an encrypted join script, but encryption is not available here: no passphrase is configured or gpg is not installed')
   }
   const hostSystem = design.require('promenade/HostSystem/v1')
   const network = design.require('promenade/KubernetesNetwork/v1')
   let archive: string
   try {
-    archive = tarGz(payloadFiles(design, params, joinIps, options.remote), options.now).toString('base64')
+    const payload = tarGz(payloadFiles(design, params, joinIps, options.remote), options.now)
+    archive = (encrypted && options.encrypt !== undefined ? options.encrypt(payload) : payload).toString('base64')
   } catch (error) {
     if (error instanceof ArchiveError) throw new DesignError(`HostSystem files: ${error.message}`)
     throw error
@@ -501,7 +506,12 @@ export function buildJoinScript (documents: DesignDocument[], params: JoinParams
     '',
     'set +x',
     'log "unpacking the node payload"',
-    `echo '${archive}' | base64 -d | cat | tar -zxv -C / | tee /etc/promenade-manifest`,
+    ...(encrypted
+      ? [
+          'DECRYPTION_KEY="${PROMENADE_ENCRYPTION_KEY:?set PROMENADE_ENCRYPTION_KEY to the passphrase of the encrypted payload}"',
+          `echo '${archive}' | base64 -d | /usr/bin/gpg --decrypt --batch --quiet --pinentry-mode loopback --passphrase "$DECRYPTION_KEY" | tar -zxv -C / | tee /etc/promenade-manifest`
+        ]
+      : [`echo '${archive}' | base64 -d | cat | tar -zxv -C / | tee /etc/promenade-manifest`]),
     'set -x',
     '',
     'mkdir -p /etc/bash_completion.d',

@@ -8,6 +8,7 @@ import { buildJoinScript, EncryptionError, remoteFileUrls } from '../domain/join
 import { DesignYamlError, type DesignFetcher } from '../clients/design.ts'
 import type { KubernetesClient } from '../clients/kubernetes.ts'
 import type { FileSources } from '../clients/file-sources.ts'
+import type { PayloadEncryptor } from '../clients/gpg.ts'
 
 const PARAM_ERROR_TYPE = { missing: 'HTTPMissingParam', invalid: 'HTTPInvalidParam', format: 'InvalidFormatError' } as const
 const NODE_FORMAT_PARAMS = new Set(['hostname', 'ip', 'external_ip'])
@@ -28,7 +29,7 @@ export function joinScriptError (error: unknown): unknown {
   return error
 }
 
-export async function joinScriptRoutes (app: FastifyInstance, options: { fetchDesign: DesignFetcher, fetchFiles: FileSources, kubernetes: KubernetesClient }): Promise<void> {
+export async function joinScriptRoutes (app: FastifyInstance, options: { fetchDesign: DesignFetcher, fetchFiles: FileSources, kubernetes: KubernetesClient, encryptPayload?: PayloadEncryptor | undefined }): Promise<void> {
   app.get('/join-scripts', { config: { policy: 'kubernetes_provisioner:get_join_scripts' } }, async (request, reply) => {
     try {
       const params = parseJoinParams(request.query as Record<string, string | string[]>)
@@ -36,7 +37,7 @@ export async function joinScriptRoutes (app: FastifyInstance, options: { fetchDe
       const joinIps = await options.kubernetes.apiServerIps()
       const documents = await options.fetchDesign(params.designRef, request.ctx, request.ctx.token)
       const remote = await options.fetchFiles(remoteFileUrls(documents), request.ctx)
-      const script = buildJoinScript(documents, params, joinIps, { remote })
+      const script = buildJoinScript(documents, params, joinIps, { remote, encrypt: options.encryptPayload })
       request.log.info({ hostname: params.hostname, bytes: script.length }, 'join script generated')
       return await reply.type('text/x-shellscript').send(script)
     } catch (error) {

@@ -9,6 +9,7 @@ import { testAuthenticator } from '@slipway/common/testing'
 import { buildApp } from '../../src/app.ts'
 import { createDesignFetcher, parseDesignYaml, type DesignFetcher } from '../../src/clients/design.ts'
 import { createFileSources } from '../../src/clients/file-sources.ts'
+import type { PayloadEncryptor } from '../../src/clients/gpg.ts'
 import { prepareLocalDesign } from '../../src/domain/documents.ts'
 import { stringify as stringifyYaml } from 'yaml'
 import { createKubernetesClient, KubernetesConfigError, type KubernetesClient } from '../../src/clients/kubernetes.ts'
@@ -100,10 +101,11 @@ export function clusterNodes (): KubeNodeFixture[] {
 }
 
 /** The bootstrap app with test tokens; Kubernetes at `kubeUrl` (undefined: no configuration). */
-export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number, designTimeoutMs?: number, kubernetes?: KubernetesClient, fetchDesign?: DesignFetcher } = {}) {
+export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number, designTimeoutMs?: number, kubernetes?: KubernetesClient, fetchDesign?: DesignFetcher, encryptPayload?: PayloadEncryptor } = {}) {
   const app = await buildApp({
     authenticator: testAuthenticator(),
     policy: createPolicy(POLICY_DEFAULTS),
+    encryptPayload: options.encryptPayload,
     logger: false,
     fetchDesign: options.fetchDesign ?? createDesignFetcher({ timeoutMs: options.designTimeoutMs ?? 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken(SERVICE_TOKEN) }),
     fetchFiles: createFileSources({ timeoutMs: 2000, attempts: 3, retryDelayMs: 10, maxBytes: 1024 * 1024, cacheTtlMs: 60_000 }),
