@@ -16,7 +16,7 @@ async function buildTestApp (options: { authenticator?: Authenticator } = {}) {
     logger: false,
     bodyLimitBytes: 256,
     authenticator: options.authenticator ?? testAuthenticator(),
-    policy: createPolicy({ admin_required: 'role:admin', 'svc:get': 'rule:admin_required', 'svc:secret': 'role:auditor', 'svc:broken': 'rule:admin_required' })
+    policy: createPolicy({ admin_required: 'role:admin', 'svc:get': 'rule:admin_required', 'svc:secret': 'role:auditor', 'svc:broken': 'rule:admin_required', 'svc:open': '@', 'svc:not-admin': 'not role:admin' })
   })
   await app.register(healthRoutes, { prefix: '/api/v1.0' })
   await app.register(versionsRoutes)
@@ -34,6 +34,8 @@ async function buildTestApp (options: { authenticator?: Authenticator } = {}) {
     request.ctx.authorize('svc:secret')
     return { ok: true }
   })
+  app.get('/api/v1.0/open', { config: { policy: 'svc:open' } }, async () => ({ ok: true }))
+  app.get('/api/v1.0/not-admin', { config: { policy: 'svc:not-admin' } }, async () => ({ ok: true }))
   app.get('/api/v1.0/misconfigured', { config: { policy: 'svc:unregistered' } }, async () => ({ ok: true }))
   app.post('/api/v1.0/things', { config: { policy: 'svc:get' } }, async (request) => ({ got: request.body }))
   onTestFinished(async () => { await app.close() })
@@ -92,6 +94,20 @@ describe('authentication and policy', () => {
     const res = await app.inject({ url: '/api/v1.0/things/abc?verbosity=9' })
     expect(res.statusCode).toBe(401)
   })
+  it('answers 401 without a valid token even where a permissive rule (@, not role:x) would let anyone in', async () => {
+    const app = await buildTestApp()
+    for (const url of ['/api/v1.0/open', '/api/v1.0/not-admin']) {
+      for (const headers of [{}, { 'x-auth-token': 'not-a-token' }, { 'x-auth-token': TEST_TOKENS.expired }]) {
+        const res = await app.inject({ url, headers })
+        expect(res.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(401)
+        expect(res.headers['www-authenticate']).toBe(`Keystone uri='${TEST_AUTH_URI}'`)
+      }
+    }
+    expect((await app.inject({ url: '/api/v1.0/open', headers: { 'x-auth-token': TEST_TOKENS.reader } })).statusCode).toBe(200)
+    expect((await app.inject({ url: '/api/v1.0/not-admin', headers: { 'x-auth-token': TEST_TOKENS.reader } })).statusCode).toBe(200)
+    expect((await app.inject({ url: '/api/v1.0/not-admin', headers: AUTH })).statusCode).toBe(403)
+  })
+
   it('answers 403 when the rule denies a valid token', async () => {
     const app = await buildTestApp()
     const res = await app.inject({ url: '/api/v1.0/things/1', headers: { 'x-auth-token': TEST_TOKENS.reader } })

@@ -48,4 +48,20 @@ describe('loggerOptions', () => {
     for (const secret of ['tok-123', 'Bearer abc', 'pw-1', 's-1', 'private-key']) expect(text).not.toContain(secret)
     expect(JSON.parse(text)).toMatchObject({ service: 'test', msg: 'hello' })
   })
+
+  it('redacts them deeper down and in outbound header spellings too', () => {
+    const lines: string[] = []
+    const sink = new Writable({ write (chunk, _encoding, callback) { lines.push(String(chunk)); callback() } })
+    const log = pino(loggerOptions({ service: 'test' }), sink)
+    log.info({
+      a: { b: { password: 'pw-deep' } },
+      doc: { x: { data: 'deep-data' } },
+      call: { headers: { 'X-Auth-Token': 'tok-mixed', Authorization: 'Bearer mixed' } },
+      config: { KEYSTONE_PASSWORD: 'ks-pw', ENCRYPTION_KEY: 'enc-key' },
+      kept: 'visible'
+    }, 'deep')
+    const text = lines.join('')
+    for (const secret of ['pw-deep', 'deep-data', 'tok-mixed', 'Bearer mixed', 'ks-pw', 'enc-key']) expect(text).not.toContain(secret)
+    expect(text).toContain('visible')
+  })
 })

@@ -225,9 +225,11 @@ export function createServiceApp (options: ServiceAppOptions) {
       ctx.projectId = identity.projectId ?? null
       ctx.roles = identity.roles
     }
-    // the route's rule runs before any input is parsed (spec/bootstrap.md §1): no token → 401, not 400
+    // every non-public route needs a valid token whatever its rule says (DESIGN.md), so that a permissive rule
+    // (`@`, `not role:x`) in a policy file cannot open it to anonymous callers; then the route's rule runs, before
+    // any input is parsed (spec/bootstrap.md §1): no token → 401, not 400
+    if (!ctx.authenticated) throw new UnauthenticatedError({ headers: { 'www-authenticate': options.authenticator.wwwAuthenticate } })
     if (config.policy !== undefined) ctx.authorize(config.policy)
-    else if (!ctx.authenticated) throw new UnauthenticatedError({ headers: { 'www-authenticate': options.authenticator.wwwAuthenticate } })
   })
 
   app.addHook('onResponse', async (request, reply) => {
