@@ -126,10 +126,13 @@ export class DownstreamError extends ApiError {
   readonly failure: DownstreamFailure
   /** Status the component answered with, when it answered. */
   readonly upstreamStatus: number | undefined
+  /** What the component answered (its body, cut short): for logs and callers, never for the error body. */
+  readonly upstreamText: string | undefined
 
   constructor (component: string, reason: string, options: ApiErrorOptions & {
     failure?: DownstreamFailure
     upstreamStatus?: number
+    upstreamText?: string
     statusCode?: number
   } = {}) {
     const failure = options.failure ?? 'bad-response'
@@ -141,6 +144,7 @@ export class DownstreamError extends ApiError {
     this.component = component
     this.failure = failure
     this.upstreamStatus = options.upstreamStatus
+    this.upstreamText = options.upstreamText
   }
 }
 

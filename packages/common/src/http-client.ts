@@ -110,11 +110,11 @@ export function createHttpClient (options: HttpClientOptions) {
         bodyTimeout: timeoutMs
       })
     } catch (error) {
-      const { code, text } = describe(error)
+      const { code } = describe(error)
       const timedOut = TIMEOUT_CODES.has(code) || (error as Error).name === 'TimeoutError'
       throw new DownstreamError(component, timedOut
         ? `The ${component} did not answer ${method} ${path} within ${timeoutMs} ms`
-        : `The ${component} could not be reached (${code}: ${text})`,
+        : `The ${component} could not be reached (${code})`,
       { failure: timedOut ? 'timeout' : 'unreachable', cause: error })
     }
     let text: string
@@ -139,8 +139,9 @@ export function createHttpClient (options: HttpClientOptions) {
       response = await once(method, path, call)
     }
     if (response.statusCode >= 500) {
-      throw new DownstreamError(component, `The ${component} answered ${method} ${path} with ${response.statusCode}: ${response.text.slice(0, 500)}`,
-        { failure: 'bad-response', upstreamStatus: response.statusCode })
+      // the component's own words (a traceback, internal names) stay out of our answer: see upstreamText
+      throw new DownstreamError(component, `The ${component} answered ${method} ${path} with ${response.statusCode}`,
+        { failure: 'bad-response', upstreamStatus: response.statusCode, upstreamText: response.text.slice(0, 2000) })
     }
     return response
   }
@@ -149,8 +150,8 @@ export function createHttpClient (options: HttpClientOptions) {
   async function expectOk (method: Dispatcher.HttpMethod, path: string, call: CallOptions = {}): Promise<HttpResponse> {
     const response = await request(method, path, call)
     if (response.statusCode < 200 || response.statusCode >= 300) {
-      throw new DownstreamError(component, `The ${component} answered ${method} ${path} with ${response.statusCode}: ${response.text.slice(0, 500)}`,
-        { failure: 'bad-response', upstreamStatus: response.statusCode })
+      throw new DownstreamError(component, `The ${component} answered ${method} ${path} with ${response.statusCode}`,
+        { failure: 'bad-response', upstreamStatus: response.statusCode, upstreamText: response.text.slice(0, 2000) })
     }
     return response
   }

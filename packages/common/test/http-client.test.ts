@@ -1,7 +1,7 @@
 import { MockAgent } from 'undici'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createHttpClient } from '../src/http-client.ts'
-import { DownstreamError } from '../src/errors.ts'
+import { DownstreamError, errorBody } from '../src/errors.ts'
 import type { ServiceTokenSource } from '../src/auth/identity.ts'
 
 const ORIGIN = 'http://store.test:9100'
@@ -59,6 +59,21 @@ describe('createHttpClient', () => {
     const http = createHttpClient({ component: 'provisioner', baseUrl: ORIGIN, timeoutMs: 1000, dispatcher: agent })
     await expect(http.request('GET', '/boom')).rejects.toMatchObject({ statusCode: 502, upstreamStatus: 500, component: 'provisioner' })
     expect((await http.request('GET', '/missing')).statusCode).toBe(404)
+  })
+
+  it('keeps what a failing component said (a traceback, its addresses) out of the error body, for the caller only', async () => {
+    const { agent, pool } = mock()
+    const traceback = 'Traceback (most recent call last):\n  File "/opt/drydock/api.py", line 12\nKeyError: db-password=hunter2'
+    pool.intercept({ path: '/boom', method: 'GET' }).reply(500, traceback)
+    pool.intercept({ path: '/x', method: 'GET' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:9000'), { code: 'ECONNREFUSED' }))
+    const http = createHttpClient({ component: 'provisioner', baseUrl: ORIGIN, timeoutMs: 1000, dispatcher: agent })
+    const failed = await http.request('GET', '/boom').catch((e: unknown) => e) as DownstreamError
+    expect(failed.upstreamText).toBe(traceback)
+    expect(JSON.stringify(errorBody(failed))).not.toContain('hunter2')
+    expect(JSON.stringify(errorBody(failed))).not.toContain('Traceback')
+    const refused = await http.request('GET', '/x').catch((e: unknown) => e) as DownstreamError
+    expect(refused.reason).toBe('The provisioner could not be reached (ECONNREFUSED)')
+    expect(JSON.stringify(errorBody(refused))).not.toContain('10.1.2.3')
   })
 
   it('makes expectOk and getJson throw for non-2xx, and garbage JSON a 502', async () => {

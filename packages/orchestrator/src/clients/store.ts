@@ -68,7 +68,7 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
       } catch (error) {
         // spec §2.7 pipeline step 1: any answer ≥ 400 is the render's verdict, a 5xx included; only a store that
         // could not be reached is a failure of the call
-        if (error instanceof DownstreamError && error.upstreamStatus !== undefined) return { ok: false, status: error.upstreamStatus, text: error.reason }
+        if (error instanceof DownstreamError && error.upstreamStatus !== undefined) return { ok: false, status: error.upstreamStatus, text: error.upstreamText ?? error.reason }
         throw error
       }
       if (response.statusCode === 200) return { ok: true, text: response.text }
