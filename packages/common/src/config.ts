@@ -22,10 +22,16 @@ export function readConfig<S extends TObject> (schema: S, env: Record<string, st
     const value = env[key]
     if (value !== undefined && value !== '') raw[key] = value
   }
+  // numbers are written as numbers: typebox would read '1.9' as the integer 1 and '0x10' as 16 without a word
+  const problems = new Map<string, string>()
+  for (const [key, value] of Object.entries(raw)) {
+    const type = (schema.properties[key] as { type?: string } | undefined)?.type
+    if (type === 'integer' && !/^-?\d+$/.test(String(value))) problems.set(key, `${key}: must be integer (got ${JSON.stringify(value)})`)
+    if (type === 'number' && !/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(String(value))) problems.set(key, `${key}: must be number (got ${JSON.stringify(value)})`)
+  }
   const withDefaults = Value.Default(schema, raw)
   const converted = Value.Convert(schema, withDefaults)
-  if (Value.Check(schema, converted)) return converted as Static<S>
-  const problems = new Map<string, string>()
+  if (problems.size === 0 && Value.Check(schema, converted)) return converted as Static<S>
   for (const error of Value.Errors(schema, converted)) {
     const key = error.instancePath.replace(/^\//, '')
     if (problems.has(key)) continue // a union reports each branch: the first says enough, or the choices below

@@ -30,6 +30,12 @@ describe('readConfig', () => {
     expect(message).toContain('MODE')
     expect((error as ConfigError).problems).toEqual(['PORT: must be integer (got "eighty")', 'MODE: must be one of a, b (got "c")'])
   })
+  it('refuses integers written otherwise instead of rounding or reading them as hex', () => {
+    for (const port of ['1.9', '0x10', '1e3', ' 80']) {
+      expect(() => readConfig(Schema, { PORT: port }), port).toThrow(`PORT: must be integer (got ${JSON.stringify(port)})`)
+    }
+    expect(readConfig(Schema, { PORT: '8080' }).PORT).toBe(8080)
+  })
   it('ignores variables the schema does not name', () => {
     expect(readConfig(Schema, { OTHER: 'x' })).not.toHaveProperty('OTHER')
   })
