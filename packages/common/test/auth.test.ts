@@ -5,7 +5,7 @@ import { MockAgent } from 'undici'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createStaticAuthenticator } from '../src/auth/static.ts'
 import { createKeystoneAuthenticator, createKeystoneServiceToken } from '../src/auth/keystone.ts'
-import { ServiceUnavailableError } from '../src/errors.ts'
+import { errorBody, ServiceUnavailableError } from '../src/errors.ts'
 
 function tempFile (text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'tokens-'))
@@ -127,6 +127,36 @@ describe('keystone token provider', () => {
     const error = await auth.authenticate('caller').catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ServiceUnavailableError)
     expect((error as ServiceUnavailableError).statusCode).toBe(503)
+  })
+
+  it('answers 503, not 401, when token validation fails after the service already holds its token', async () => {
+    for (const fail of ['refused', '500'] as const) {
+      const { agent, pool, issueServiceToken } = keystone()
+      issueServiceToken()
+      const validation = pool.intercept({ path: '/v3/auth/tokens', method: 'GET' })
+      if (fail === 'refused') validation.replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
+      else validation.reply(500, 'Traceback: keystone fell over')
+      const auth = createKeystoneAuthenticator({ ...SERVICE_AUTH, dispatcher: agent })
+      const error = await auth.authenticate('caller').catch((e: unknown) => e)
+      expect(error, fail).toBeInstanceOf(ServiceUnavailableError)
+      expect(JSON.stringify(errorBody(error as ServiceUnavailableError))).not.toContain('Traceback')
+    }
+  })
+
+  it('asks Keystone again once the cache TTL has passed, even when the token lives on', async () => {
+    const { agent, pool, issueServiceToken } = keystone()
+    issueServiceToken()
+    let now = Date.parse('2030-01-01T00:00:00Z')
+    let validations = 0
+    pool.intercept({ path: '/v3/auth/tokens', method: 'GET' }).reply(() => { validations++; return { statusCode: 200, data: validToken() } }).times(2)
+    const auth = createKeystoneAuthenticator({ ...SERVICE_AUTH, dispatcher: agent, now: () => now, cacheTtlMs: 1000 })
+    await auth.authenticate('long-lived')
+    now += 500
+    await auth.authenticate('long-lived')
+    expect(validations).toBe(1)
+    now += 1000
+    await auth.authenticate('long-lived')
+    expect(validations).toBe(2)
   })
 
   it('renews the service token when Keystone rejects it', async () => {
