@@ -16,7 +16,7 @@ async function buildTestApp (options: { authenticator?: Authenticator } = {}) {
     logger: false,
     bodyLimitBytes: 256,
     authenticator: options.authenticator ?? testAuthenticator(),
-    policy: createPolicy({ admin_required: 'role:admin', 'svc:get': 'rule:admin_required', 'svc:secret': 'role:auditor', 'svc:broken': 'rule:admin_required', 'svc:open': '@', 'svc:not-admin': 'not role:admin' })
+    policy: createPolicy({ admin_required: 'role:admin', 'svc:get': 'rule:admin_required', 'svc:secret': 'role:auditor', 'svc:broken': 'rule:admin_required', 'svc:open': '@', 'svc:not-admin': 'not role:admin', 'svc:anyone': 'role:anyone' })
   })
   await app.register(healthRoutes, { prefix: '/api/v1.0' })
   await app.register(versionsRoutes)
@@ -34,6 +34,7 @@ async function buildTestApp (options: { authenticator?: Authenticator } = {}) {
     request.ctx.authorize('svc:secret')
     return { ok: true }
   })
+  app.get('/api/v1.0/anyone', { config: { policy: 'svc:anyone' } }, async () => ({ ok: true }))
   app.get('/api/v1.0/open', { config: { policy: 'svc:open' } }, async () => ({ ok: true }))
   app.get('/api/v1.0/not-admin', { config: { policy: 'svc:not-admin' } }, async () => ({ ok: true }))
   app.get('/api/v1.0/misconfigured', { config: { policy: 'svc:unregistered' } }, async () => ({ ok: true }))
@@ -106,6 +107,12 @@ describe('authentication and policy', () => {
     expect((await app.inject({ url: '/api/v1.0/open', headers: { 'x-auth-token': TEST_TOKENS.reader } })).statusCode).toBe(200)
     expect((await app.inject({ url: '/api/v1.0/not-admin', headers: { 'x-auth-token': TEST_TOKENS.reader } })).statusCode).toBe(200)
     expect((await app.inject({ url: '/api/v1.0/not-admin', headers: AUTH })).statusCode).toBe(403)
+  })
+
+  it('gives every authenticated caller the role anyone, as Shipyard does', async () => {
+    const app = await buildTestApp()
+    expect((await app.inject({ url: '/api/v1.0/anyone', headers: { 'x-auth-token': TEST_TOKENS.reader } })).statusCode).toBe(200)
+    expect((await app.inject({ url: '/api/v1.0/anyone' })).statusCode).toBe(401)
   })
 
   it('answers 403 when the rule denies a valid token', async () => {

@@ -111,7 +111,8 @@ function credentialsOf (identity: Identity | undefined): Credentials {
     user_domain_id: identity?.userDomainId ?? null,
     project_id: identity?.projectId ?? null,
     project_domain_id: identity?.projectDomainId ?? null,
-    roles: identity?.roles ?? []
+    // every authenticated caller also has the role `anyone`, as Shipyard's context gives it (spec/orchestrator.md §1.4)
+    roles: identity === undefined ? [] : ['anyone', ...identity.roles.filter((role) => role !== 'anyone')]
   }
 }
 
