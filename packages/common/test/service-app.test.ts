@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { connect } from 'node:net'
+import type { InjectOptions } from 'fastify'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createServiceApp, acceptTextBodies } from '../src/fastify/service-app.ts'
 import { healthRoutes, versionsRoutes } from '../src/fastify/routes.ts'
@@ -34,6 +35,7 @@ async function buildTestApp (options: { authenticator?: Authenticator } = {}) {
     request.ctx.authorize('svc:secret')
     return { ok: true }
   })
+  app.get('/api/v1.0/teapot', { config: { policy: 'svc:get' } }, async () => { throw Object.assign(new Error('short and stout'), { statusCode: 418 }) })
   app.get('/api/v1.0/anyone', { config: { policy: 'svc:anyone' } }, async () => ({ ok: true }))
   app.get('/api/v1.0/open', { config: { policy: 'svc:open' } }, async () => ({ ok: true }))
   app.get('/api/v1.0/not-admin', { config: { policy: 'svc:not-admin' } }, async () => ({ ok: true }))
@@ -226,6 +228,37 @@ describe('error rendering', () => {
     const res = await app.inject({ method: 'POST', url: '/api/v1.0/things', headers: { ...AUTH, 'content-type': 'application/x-yaml' }, payload: 'a: 1\n' })
     expect(res.json()).toEqual({ got: 'a: 1\n' })
   })
+  // seed 000 §7.1 in full for each condition: status line, message, reason, the one entry, errorType and retry
+  const full = (code: string, message: string, reason: string, errorType: string, retry = false) => ({
+    apiVersion: 'v1.0',
+    status: 'Failure',
+    kind: 'status',
+    metadata: {},
+    message,
+    reason,
+    code,
+    details: { errorCount: 1, errorList: [{ message: reason, error: true }], messageList: [{ message: reason, error: true }], errorType },
+    retry
+  })
+  it.each([
+    ['schema failure', { url: '/api/v1.0/things/abc', headers: AUTH }, full('400 Bad Request', 'Invalid params', 'params/id must match pattern "^[0-9]+$"', 'InvalidFormatError')],
+    ['no token', { url: '/api/v1.0/things/1' }, full('401 Unauthorized', 'Unauthenticated', 'Credentials are not established', 'ApiError')],
+    ['a token without the role', { url: '/api/v1.0/things/1', headers: { 'x-auth-token': TEST_TOKENS.reader } }, full('403 Forbidden', 'Forbidden', 'Credentials do not permit access', 'ApiError')],
+    ['an unknown route', { url: '/api/v1.0/nothing', headers: AUTH }, full('404 Not Found', 'Not Found', 'The resource /api/v1.0/nothing does not exist', 'HTTPRouteNotFound')],
+    ['a wrong method', { method: 'DELETE', url: '/api/v1.0/things/1', headers: AUTH }, full('405 Method Not Allowed', 'Method Not Allowed', 'DELETE is not allowed here; allowed: GET, OPTIONS', 'HTTPMethodNotAllowed')],
+    ['a body over the limit', { method: 'POST', url: '/api/v1.0/things', headers: { ...AUTH, 'content-type': 'application/x-yaml' }, payload: 'x'.repeat(300) }, full('413 Payload Too Large', 'Payload Too Large', 'The request body exceeds the limit of 256 bytes', 'ApiError')],
+    ['an unsupported content type', { method: 'POST', url: '/api/v1.0/things', headers: { ...AUTH, 'content-type': 'text/csv' }, payload: 'a' }, full('415 Unsupported Media Type', 'Unsupported Media Type', "Content type 'text/csv' is not supported; use a content type the route accepts", 'ApiError')],
+    ['a plugin\'s own 4xx', { url: '/api/v1.0/teapot', headers: AUTH }, full("418 I'm a Teapot", "I'm a Teapot", 'short and stout', 'ApiError')],
+    ['an unexpected exception', { url: '/api/v1.0/things/500', headers: AUTH }, full('500 Internal Server Error', 'Unhandled Exception raised', 'An unexpected error occurred; the service log has the details', 'ApiError', true)],
+    ['a downstream failure', { url: '/api/v1.0/things/503', headers: AUTH }, full('503 Service Unavailable', 'Downstream failure: store', 'connection refused', 'DownstreamError', true)]
+  ])('answers %s with the whole error body', async (_name, request, body) => {
+    const app = await buildTestApp()
+    const res = await app.inject(request as InjectOptions)
+    expect(res.statusCode).toBe(Number(body.code.slice(0, 3)))
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    expect(res.json()).toEqual(body)
+  })
+
   it('answers an unexpected exception with 500 and no internals', async () => {
     const app = await buildTestApp()
     const res = await app.inject({ url: '/api/v1.0/things/500', headers: AUTH })

@@ -1,5 +1,6 @@
 // Builds a service's Fastify instance with what every Slipway service shares: request ids and context,
 // authentication and the policy rule of each route, and the one error body for every failure.
+import { STATUS_CODES } from 'node:http'
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
@@ -100,7 +101,8 @@ export function toApiError (error: unknown, request?: FastifyRequest): ApiError 
     return new BadRequestError('Bad Request', e.message ?? 'The request is malformed', { errorType: 'InvalidFormatError' })
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return new ApiError(e.statusCode, e.name ?? 'Error', e.message)
+    // a plugin's own 4xx: titled by its status phrase, not the error's class name
+    return new ApiError(e.statusCode, STATUS_CODES[e.statusCode] ?? 'Client Error', e.message)
   }
   return new InternalError('Unhandled Exception raised', 'An unexpected error occurred; the service log has the details')
 }
