@@ -1,5 +1,5 @@
 // buildApp(deps): the bootstrap service's routes on common's service app; never listens.
-import { createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
+import { acceptAllBodiesAsText, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Policy } from '@slipway/common'
 import type { DesignFetcher } from './clients/design.ts'
 import type { FileSources } from './clients/file-sources.ts'
@@ -37,8 +37,7 @@ export async function buildApp (deps: AppDeps) {
     echoEndUser: true
   })
   // bodies are parsed by the routes, so that each answers bad input in its own documented shape
-  app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
+  acceptAllBodiesAsText(app)
   // the kubeconfig's TLS agent lives as long as the app
   app.addHook('onClose', async () => { await deps.kubernetes.close() })
   await app.register(versionsRoutes)

@@ -1,5 +1,5 @@
 // buildApp(deps): the orchestrator's routes on common's service app; never listens.
-import { acceptTextBodies, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
+import { acceptAllBodiesAsText, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Policy } from '@slipway/common'
 import { verbosityOf } from './domain/format.ts'
 import type { Configdocs } from './domain/configdocs.ts'
@@ -7,7 +7,7 @@ import type { Actions } from './domain/actions.ts'
 import type { Workflows } from './domain/workflows.ts'
 import type { SiteStatuses } from './domain/site-statuses.ts'
 import type { Notes } from './domain/notes.ts'
-import { configdocsRoutes, YAML_TYPES } from './routes/configdocs.ts'
+import { configdocsRoutes } from './routes/configdocs.ts'
 import { actionRoutes } from './routes/actions.ts'
 import { workflowRoutes } from './routes/workflows.ts'
 
@@ -35,9 +35,7 @@ export async function buildApp (deps: AppDeps) {
   })
   // bodies reach the routes as text: each answers malformed input with its own documented message
   // (spec §1.3: configdocs bodies of any content type are YAML; an actions body that is not JSON is no body)
-  app.removeContentTypeParser('application/json')
-  acceptTextBodies(app, ['application/json', ...YAML_TYPES])
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
+  acceptAllBodiesAsText(app)
   // spec/orchestrator.md §1.6: every resource accepts verbosity, and rejects a bad one
   app.addHook('preHandler', async (request) => {
     const value = (request.query as Record<string, unknown> | undefined)?.verbosity

@@ -2,7 +2,7 @@
 // types, request ids, context echo), token authentication, policy rules, and Deckhand's error body for
 // every failure. Never listens.
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { ApiError, loggerOptions, newUuid } from '@slipway/common'
+import { acceptAllBodiesAsText, ApiError, loggerOptions, newUuid } from '@slipway/common'
 import type { StoreAppDeps } from './deps.ts'
 import { StoreError, storeErrorBody } from './errors.ts'
 import { bucketRoutes } from './routes/buckets.ts'
@@ -67,8 +67,7 @@ export function buildApp (deps: StoreAppDeps): FastifyInstance {
   }
 
   // every body is read as text and parsed as YAML by the route; the type itself is checked in preParsing
-  app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
+  acceptAllBodiesAsText(app)
 
   const routes: Array<{ pattern: RegExp, methods: Set<string> }> = []
   app.addHook('onRoute', (route) => {

@@ -262,6 +262,12 @@ export function createServiceApp (options: ServiceAppOptions) {
   return app
 }
 
+/** Every body, of whatever content type, reaches the routes as a raw string: each route parses its own. */
+export function acceptAllBodiesAsText (app: FastifyInstance): void {
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
+}
+
 /** Accepts bodies of the given content types as raw strings (the route parses them, e.g. YAML). */
 export function acceptTextBodies (app: FastifyInstance, contentTypes: string[]): void {
   app.addContentTypeParser(contentTypes, { parseAs: 'string' }, (_request, body, done) => { done(null, body) })

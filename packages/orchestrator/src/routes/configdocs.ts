@@ -9,7 +9,6 @@ import { rule } from '../policy.ts'
 type Query = Record<string, string | string[] | undefined>
 const single = (q: Query, name: string): string | undefined => { const v = q[name]; return Array.isArray(v) ? v.at(-1) : v }
 const COLLECTION = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/
-export const YAML_TYPES = ['application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml', 'text/plain']
 
 function collectionOf (value: string): string {
   if (!COLLECTION.test(value) || value.includes('..')) {
