@@ -12,6 +12,7 @@ import { checkDeploymentConfiguration, parseDocuments, type VersionSeverity } fr
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
 import type { Notes } from './notes.ts'
+import { createApiLock } from './api-lock.ts'
 
 export interface CreateActionInput { name: string, parameters: Record<string, unknown> }
 
@@ -53,30 +54,13 @@ export function createActions (deps: {
 }) {
   const { repos, engine, store } = deps
   const startLease = deps.startLeaseS ?? 60
+  // the site-action lock of the database, against other orchestrators: waited for up to its lease, then 409
+  const startLock = createApiLock({ repos, leaseS: startLease, lockType: SITE_ACTION_LOCK, waitMs: startLease * 1000 })
   let queue: Promise<unknown> = Promise.resolve()
 
-  /**
-   * Runs `work` alone: after every earlier call of this process has finished, and holding the site-action lock of
-   * the database against other orchestrators (waited for up to its lease, then 409 as the configdocs lock answers).
-   */
+  /** Runs `work` alone: after every earlier call of this process has finished, and holding the site-action lock. */
   async function oneAtATime<T> (ctx: RequestContext, work: () => Promise<T>): Promise<T> {
-    const mine = queue.then(async () => {
-      const deadline = Date.now() + startLease * 1000
-      for (;;) {
-        const lock = await repos.locks.acquire({ id: newUlid(), lock_type: SITE_ACTION_LOCK, user: ctx.user ?? 'unknown', reference_id: ctx.contextMarker, leaseS: startLease, now: new Date() })
-        if (lock !== undefined) {
-          try {
-            return await work()
-          } finally {
-            await repos.locks.release(lock.id)
-          }
-        }
-        if (Date.now() > deadline) {
-          throw new ConflictError('Blocked by another process', `Another orchestrator is starting a site action (lock ${SITE_ACTION_LOCK}); try again`)
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-    })
+    const mine = queue.then(async () => await startLock.withLock(ctx, work))
     queue = mine.catch(() => undefined)
     return await mine
   }

@@ -5,16 +5,32 @@ import type { Repositories } from '../db/repositories.ts'
 
 export const CONFIGDOCS_LOCK = 'configdocs_update'
 
-export function createApiLock (deps: { repos: Repositories, leaseS: number, now?: () => Date, onReleaseError?: (error: unknown) => void }) {
+export function createApiLock (deps: {
+  repos: Repositories
+  leaseS: number
+  /** Default: the configdocs lock. */
+  lockType?: string
+  /** How long to wait for a held lock before the 409; default 0, the configdocs rule (409 at once). */
+  waitMs?: number
+  now?: () => Date
+  onReleaseError?: (error: unknown) => void
+}) {
   const now = deps.now ?? (() => new Date())
-  /** Runs `work` holding the lock; 409 while another holder has it. */
+  const lockType = deps.lockType ?? CONFIGDOCS_LOCK
+  /** Runs `work` holding the lock; 409 while another holder has it (after `waitMs`). */
   async function withLock<T> (ctx: Pick<RequestContext, 'user' | 'contextMarker'>, work: () => Promise<T>): Promise<T> {
-    const lock = await deps.repos.locks.acquire({
-      id: newUlid(), lock_type: CONFIGDOCS_LOCK, user: ctx.user ?? 'unknown', reference_id: ctx.contextMarker, leaseS: deps.leaseS, now: now()
-    })
+    const deadline = Date.now() + (deps.waitMs ?? 0)
+    let lock
+    for (;;) {
+      lock = await deps.repos.locks.acquire({
+        id: newUlid(), lock_type: lockType, user: ctx.user ?? 'unknown', reference_id: ctx.contextMarker, leaseS: deps.leaseS, now: now()
+      })
+      if (lock !== undefined || Date.now() >= deadline) break
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
     if (lock === undefined) {
       throw new ConflictError('Blocked by another process',
-        `Another process is currently blocking this request with a lock for ${CONFIGDOCS_LOCK}. Lock expires in not more than ${deps.leaseS} seconds`)
+        `Another process is currently blocking this request with a lock for ${lockType}. Lock expires in not more than ${deps.leaseS} seconds`)
     }
     try {
       return await work()
