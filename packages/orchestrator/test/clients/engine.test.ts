@@ -1,9 +1,9 @@
 // The engine client against stub-engine, every exchange checked against Airflow's OpenAPI document, and against a
 // scripted Airflow for what the stub does not vary: token caching and renewal, paging, and error mapping.
 import Fastify from 'fastify'
-import { request } from 'undici'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { ConflictError, DownstreamError, NotFoundError } from '@slipway/common'
+import { startPassThrough } from '../helpers/pass-through.ts'
 import { startTestEngine } from '../../../stub-engine/test/helpers/engine.ts'
 import { CONTRACTS_PRESENT, contractChecker } from '../../../stub-engine/test/helpers/contract.ts'
 import { createEngineClient } from '../../src/clients/engine.ts'
@@ -15,31 +15,10 @@ async function listen (app: ReturnType<typeof Fastify>): Promise<string> {
   return `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
 }
 
-/** A recording proxy in front of `target`: every exchange kept as method, path, request body, status, response body. */
-async function recorder (target: string) {
-  const exchanges: Array<{ method: string, path: string, body: unknown, status: number, response: unknown, text: string }> = []
-  const app = Fastify()
-  app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
-  app.all('/*', async (incoming, reply) => {
-    const sent = typeof incoming.body === 'string' && incoming.body !== '' ? incoming.body : undefined
-    const headers = { ...incoming.headers }
-    delete headers.host
-    delete headers['content-length']
-    const answer = await request(target + incoming.url, { method: incoming.method as 'GET', headers, body: sent })
-    const text = await answer.body.text()
-    let response: unknown = text
-    try { response = JSON.parse(text) } catch {}
-    exchanges.push({ method: incoming.method, path: incoming.url, body: sent === undefined ? undefined : JSON.parse(sent), status: answer.statusCode, response, text })
-    return await reply.code(answer.statusCode).header('content-type', answer.headers['content-type'] ?? 'application/json').send(text)
-  })
-  return { url: await listen(app), exchanges }
-}
-
 describe.skipIf(!CONTRACTS_PRESENT)('the engine client against stub-engine and the OpenAPI document', () => {
   it('sends contract-valid requests and reads contract-valid answers for every call it makes', async () => {
     const engine = await startTestEngine({ ENGINE_TASK_MS: '5', ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
-    const proxy = await recorder(engine.url)
+    const proxy = await startPassThrough(engine.url)
     const client = createEngineClient({ baseUrl: proxy.url, username: 'admin', password: 'admin', timeoutMs: 5000 })
 
     expect((await client.dag('deploy_site')).is_paused).toBe(true)

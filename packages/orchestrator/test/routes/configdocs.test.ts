@@ -1,9 +1,8 @@
-import Fastify from 'fastify'
-import { request } from 'undici'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { newUlid } from '@slipway/common'
 import { AUTH, TEST_TOKENS } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
+import { startPassThrough } from '../helpers/pass-through.ts'
 
 const YAML = { ...AUTH, 'content-type': 'application/x-yaml' }
 type Stack = Awaited<ReturnType<typeof buildTestStack>>
@@ -263,22 +262,9 @@ describe('a store that fails while rendering (spec §2.7 pipeline step 1)', () =
       wrap: async (component, url) => {
         if (component !== 'store') return url
         // a pass-through in front of the store that answers 500 for rendered documents on demand
-        const proxy = Fastify()
-        proxy.removeAllContentTypeParsers()
-        proxy.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
-        proxy.all('/*', async (incoming, reply) => {
-          if (failRender && incoming.url.includes('/rendered-documents')) return await reply.code(500).send('render crashed: KeyError substitution source')
-          const headers = { ...incoming.headers }
-          delete headers.host
-          delete headers['content-length']
-          const body = typeof incoming.body === 'string' && incoming.body !== '' ? incoming.body : undefined
-          const answer = await request(new URL(incoming.url, url).toString(), { method: incoming.method as 'GET', headers, body })
-          return await reply.code(answer.statusCode).headers(answer.headers).send(await answer.body.text())
-        })
-        await proxy.listen({ host: '127.0.0.1', port: 0 })
-        onTestFinished(async () => { await proxy.close() })
-        const address = proxy.server.address()
-        return `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}${new URL(url).pathname}`
+        const proxy = await startPassThrough(new URL(url).origin, (path) =>
+          failRender && path.includes('/rendered-documents') ? { status: 500, text: 'render crashed: KeyError substitution source' } : undefined)
+        return `${proxy.url}${new URL(url).pathname}`
       }
     })
     expect((await post(stack, 'global', GLOBAL_YAML)).statusCode).toBe(201)
