@@ -1,37 +1,22 @@
 // The whole stack over real HTTP, started as `npm start` starts it: stage the example site in two collections,
 // commit, deploy, watch, read logs and statuses, fail an update, control a running action, survive a restart.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startStack, type Stack } from '../src/stack.ts'
+import { describe, expect, it } from 'vitest'
+import { runningStack } from './helpers/running-stack.ts'
 
 const SITE = resolve(import.meta.dirname, '../../../examples/site')
 const ADMIN = 'e2e-admin-token'
-const logs: string[] = []
-let stack: Stack
-let dataDir: string
-let api: string
-
-async function call (method: string, path: string, options: { body?: string, json?: unknown, type?: string } = {}) {
-  const headers: Record<string, string> = { 'x-auth-token': ADMIN }
-  let body: string | undefined = options.body
-  if (options.json !== undefined) { body = JSON.stringify(options.json); headers['content-type'] = 'application/json' }
-  if (options.type !== undefined) headers['content-type'] = options.type
-  const response = await fetch(`${api}${path}`, { method, headers, body, signal: AbortSignal.timeout(20_000) })
-  const text = await response.text()
-  return { status: response.status, text, json: () => JSON.parse(text) as Record<string, unknown> & Array<Record<string, unknown>> }
-}
-
-async function until<T> (what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const value = await probe()
-    if (value !== undefined) return value
-    await new Promise((resolve) => setTimeout(resolve, 200))
+const running = runningStack({
+  name: 'e2e',
+  adminToken: ADMIN,
+  callTimeoutMs: 20_000,
+  env: {
+    engine: { ENGINE_TASK_MS: '40', ENGINE_FAIL_TASKS: 'update_site/final_deployment_status', ENGINE_HANG_TASKS: 'test_site/armada_test_releases' },
+    orchestrator: { TAG_POLL_INTERVAL_MS: '200' }
   }
-  throw new Error(`timed out waiting for ${what}`)
-}
+})
+const { call, until } = running
 
 async function lifecycle (actionId: string, wanted: string[]): Promise<Record<string, unknown>> {
   return await until(`action ${actionId} to be ${wanted.join('/')}`, async () => {
@@ -40,26 +25,6 @@ async function lifecycle (actionId: string, wanted: string[]): Promise<Record<st
     return wanted.includes(String(action.action_lifecycle)) ? action : undefined
   })
 }
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'slipway-e2e-'))
-  stack = await startStack({
-    dataDir,
-    adminToken: ADMIN,
-    ports: { orchestrator: 0, bootstrap: 0, store: 0, engine: 0, site: 0 },
-    env: {
-      engine: { ENGINE_TASK_MS: '40', ENGINE_FAIL_TASKS: 'update_site/final_deployment_status', ENGINE_HANG_TASKS: 'test_site/armada_test_releases' },
-      orchestrator: { TAG_POLL_INTERVAL_MS: '200' }
-    },
-    output: (name, line) => { logs.push(`${name} | ${line}`) }
-  })
-  api = `${stack.urls.orchestrator}/api/v1.0`
-}, 60_000)
-
-afterAll(async () => {
-  await stack?.close()
-  rmSync(dataDir, { recursive: true, force: true })
-})
 
 describe('the stack, end to end', () => {
   let committedVersion = ''
@@ -87,7 +52,7 @@ describe('the stack, end to end', () => {
     const steps = done.steps as Array<{ id: string, state: string }>
     expect(steps.length).toBeGreaterThan(10)
     expect(steps.filter((s) => !['success', 'skipped'].includes(s.state))).toEqual([])
-    const nodes = await (await fetch(`${stack.urls.site}/api/v1.0/nodes`, { headers: { 'x-auth-token': stack.serviceToken } })).json() as Array<{ hostname: string, status_name: string }>
+    const nodes = await (await fetch(`${running.stack.urls.site}/api/v1.0/nodes`, { headers: { 'x-auth-token': running.stack.serviceToken } })).json() as Array<{ hostname: string, status_name: string }>
     expect(nodes.map((n) => n.hostname).sort()).toEqual(['n0', 'n1', 'n2', 'n3'])
     expect(nodes.every((n) => n.status_name === 'Deployed')).toBe(true)
   })
@@ -142,8 +107,8 @@ describe('the stack, end to end', () => {
     const created = await call('POST', '/actions', { json: { name: 'deploy_site' } })
     expect(created.status).toBe(201)
     const id = String(created.json().id)
-    await stack.stopProcess('orchestrator', 'SIGKILL')
-    await stack.startProcess('orchestrator')
+    await running.stack.stopProcess('orchestrator', 'SIGKILL')
+    await running.stack.startProcess('orchestrator')
     const done = await lifecycle(id, ['Complete', 'Failed'])
     expect(done.action_lifecycle).toBe('Complete')
     const tagged = await until('the restarted orchestrator to tag the revision', async () => {

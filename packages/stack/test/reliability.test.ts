@@ -2,39 +2,27 @@
 // default answers; the orchestrator killed in the middle of a commit blocks the next commit only until the
 // lock's lease runs out.
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startStack, type Stack } from '../src/stack.ts'
+import { describe, expect, it } from 'vitest'
+import { runningStack } from './helpers/running-stack.ts'
 
 const SITE = resolve(import.meta.dirname, '../../../examples/site')
 const ADMIN = 'reliability-admin-token'
 const LEASE_S = 3
 const SECRET = `pass-${randomBytes(12).toString('hex')}`
-const logs: string[] = []
-let stack: Stack
-let dataDir: string
-let api: string
-
-async function call (method: string, path: string, options: { body?: string, type?: string, base?: string } = {}) {
-  const headers: Record<string, string> = { 'x-auth-token': ADMIN }
-  if (options.type !== undefined) headers['content-type'] = options.type
-  const response = await fetch(`${options.base ?? api}${path}`, { method, headers, body: options.body, signal: AbortSignal.timeout(30_000) })
-  const text = await response.text()
-  return { status: response.status, text, json: () => JSON.parse(text) as Record<string, unknown> }
-}
-
-async function until<T> (what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const value = await probe()
-    if (value !== undefined) return value
-    await new Promise((resolve) => setTimeout(resolve, 200))
+const running = runningStack({
+  name: 'reliability',
+  adminToken: ADMIN,
+  callTimeoutMs: 30_000,
+  env: {
+    engine: { ENGINE_TASK_MS: '30' },
+    orchestrator: { TAG_POLL_INTERVAL_MS: '200', COMMIT_LOCK_LEASE_S: String(LEASE_S), LOG_LEVEL: 'debug' },
+    bootstrap: { LOG_LEVEL: 'debug' },
+    store: { LOG_LEVEL: 'debug' }
   }
-  throw new Error(`timed out waiting for ${what}`)
-}
-
+})
+const { call, until, logs } = running
 const SECRET_DOCUMENT = `---
 schema: deckhand/Passphrase/v1
 metadata:
@@ -46,28 +34,6 @@ metadata:
   storagePolicy: encrypted
 data: ${SECRET}
 `
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'slipway-reliability-'))
-  stack = await startStack({
-    dataDir,
-    adminToken: ADMIN,
-    ports: { orchestrator: 0, bootstrap: 0, store: 0, engine: 0, site: 0 },
-    env: {
-      engine: { ENGINE_TASK_MS: '30' },
-      orchestrator: { TAG_POLL_INTERVAL_MS: '200', COMMIT_LOCK_LEASE_S: String(LEASE_S), LOG_LEVEL: 'debug' },
-      bootstrap: { LOG_LEVEL: 'debug' },
-      store: { LOG_LEVEL: 'debug' }
-    },
-    output: (name, line) => { logs.push(`${name} | ${line}`) }
-  })
-  api = `${stack.urls.orchestrator}/api/v1.0`
-}, 60_000)
-
-afterAll(async () => {
-  await stack?.close()
-  rmSync(dataDir, { recursive: true, force: true })
-})
 
 describe('the stack under faults', () => {
   it('never writes a secret to a log, and redacts it unless cleartext-secrets is asked for', async () => {
@@ -101,8 +67,8 @@ describe('the stack under faults', () => {
       return ['Complete', 'Failed'].includes(String(action.action_lifecycle)) ? action : undefined
     })
     expect(done.action_lifecycle).toBe('Complete')
-    const designRef = `deckhand+${stack.urls.store}/api/v1.0/revisions/${String(created.json().committed_rev_id)}/rendered-documents`
-    const script = await call('GET', `/join-scripts?${new URLSearchParams({ design_ref: designRef, hostname: 'n1', ip: '192.168.77.11', 'labels.dynamic': 'node-role.kubernetes.io/worker=' }).toString()}`, { base: `${stack.urls.bootstrap}/api/v1.0` })
+    const designRef = `deckhand+${running.stack.urls.store}/api/v1.0/revisions/${String(created.json().committed_rev_id)}/rendered-documents`
+    const script = await call('GET', `/join-scripts?${new URLSearchParams({ design_ref: designRef, hostname: 'n1', ip: '192.168.77.11', 'labels.dynamic': 'node-role.kubernetes.io/worker=' }).toString()}`, { base: `${running.stack.urls.bootstrap}/api/v1.0` })
     expect(script.status, script.text).toBe(200)
     for (const step of (done.steps as Array<{ id: string }>)) await call('GET', `/actions/${id}/steps/${step.id}/logs`)
 
@@ -118,14 +84,14 @@ describe('the stack under faults', () => {
     const changed = readFileSync(join(SITE, 'global.yaml'), 'utf8').replace('kubelet stand-in', 'kubelet stand-in, second edition')
     expect((await call('POST', '/configdocs/global?buffermode=replace', { body: changed, type: yaml })).status).toBe(201)
     // the commit hangs on the bootstrap service's validation, holding the lock, when the orchestrator dies
-    stack.signalProcess('bootstrap', 'SIGSTOP')
+    running.stack.signalProcess('bootstrap', 'SIGSTOP')
     const hanging = call('POST', '/commitconfigdocs').catch((error: unknown) => error)
     await new Promise((resolve) => setTimeout(resolve, 500))
-    await stack.stopProcess('orchestrator', 'SIGKILL')
+    await running.stack.stopProcess('orchestrator', 'SIGKILL')
     expect(await hanging).toBeInstanceOf(Error)
-    stack.signalProcess('bootstrap', 'SIGCONT')
+    running.stack.signalProcess('bootstrap', 'SIGCONT')
     const killedAt = Date.now()
-    await stack.startProcess('orchestrator')
+    await running.stack.startProcess('orchestrator')
 
     const statuses: number[] = []
     const committed = await until('a commit after the lease', async () => {
@@ -150,12 +116,12 @@ describe('the stack under faults', () => {
     ]
     for (const service of ['orchestrator', 'bootstrap'] as const) {
       for (const probe of oversized) {
-        const response = await fetch(`${stack.urls[service]}${probe.path}`, { headers: { 'x-auth-token': ADMIN, ...probe.headers }, signal: AbortSignal.timeout(10_000) })
+        const response = await fetch(`${running.stack.urls[service]}${probe.path}`, { headers: { 'x-auth-token': ADMIN, ...probe.headers }, signal: AbortSignal.timeout(10_000) })
         expect(response.status, `${service}: ${probe.what}`).toBe(431)
         expect(await response.json()).toMatchObject({ kind: 'status', status: 'Failure', code: '431 Request Header Fields Too Large' })
       }
       // the service is still there
-      expect((await fetch(`${stack.urls[service]}/api/v1.0/health`)).status).toBeLessThan(300)
+      expect((await fetch(`${running.stack.urls[service]}/api/v1.0/health`)).status).toBeLessThan(300)
     }
   })
 })
