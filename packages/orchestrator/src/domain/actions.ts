@@ -336,11 +336,7 @@ export function createActions (deps: {
   async function pausedDags (dagIds: string[], ctx: RequestContext): Promise<Set<string>> {
     const paused = new Set<string>()
     for (const dagId of new Set(dagIds)) {
-      try {
-        if ((await engine.dag(dagId, ctx)).is_paused) paused.add(dagId)
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error
-      }
+      if (await engine.dag(dagId, ctx).then((dag) => dag.is_paused, unlessMissing(false))) paused.add(dagId)
     }
     return paused
   }
