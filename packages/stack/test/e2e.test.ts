@@ -38,9 +38,15 @@ describe('the stack, end to end', () => {
     const commit = await call('POST', '/commitconfigdocs')
     expect(commit.status).toBe(200)
     expect(commit.json()).toMatchObject({ status: 'Success' })
+    // both collections are committed, though the committed revision is the one that wrote only `site`
+    const committedGlobal = await call('GET', '/configdocs/global?version=committed')
+    expect(committedGlobal.status).toBe(200)
+    expect(committedGlobal.text).toContain('name: layering-policy')
     const committed = await call('GET', '/configdocs/site?version=committed')
     expect(committed.status).toBe(200)
     committedVersion = committed.text
+    const listed = await call('GET', '/configdocs?version=committed,buffer')
+    expect(listed.json()).toEqual(['global', 'site'].map((name) => expect.objectContaining({ collection_name: name, base_status: 'present', new_status: 'unmodified' })))
   })
 
   it('runs deploy_site to Complete with every step successful, and the site shows the nodes deployed', async () => {
@@ -69,6 +75,9 @@ describe('the stack, end to end', () => {
       return res.status === 200 ? res : undefined
     })
     expect(tagged.text).toBe(committedVersion)
+    for (const version of ['last_site_action', 'successful_site_action']) {
+      expect((await call('GET', `/configdocs/global?version=${version}`)).status).toBe(200)
+    }
   })
 
   it('ends a failure-injected update_site Failed, with the failed step\'s log', async () => {

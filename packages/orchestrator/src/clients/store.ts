@@ -2,7 +2,11 @@
 import type { Dispatcher } from 'undici'
 import { createHttpClient, DownstreamError, type CallContext, type ServiceTokenSource } from '@slipway/common'
 
-export interface Revision { id: number, tags: string[], buckets?: string[], createdAt?: string }
+/**
+ * One revision of the store's list. Its `buckets` (the buckets that revision wrote) is left out on purpose: what a
+ * revision holds is its live documents, inherited from earlier revisions too, and is read with `documents`.
+ */
+export interface Revision { id: number, tags: string[], createdAt?: string }
 export type DiffStatus = 'created' | 'deleted' | 'modified' | 'unmodified'
 
 /** A store answer of 4xx that the caller maps to its own error (e.g. 400 invalid documents, 409 conflicts). */
@@ -27,14 +31,14 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
 
   return {
     baseUrl: options.baseUrl,
+    /** Every revision, oldest first: sorted by id here, as Deckhand's list promises no order. */
     async revisions (ctx: CallContext): Promise<Revision[]> {
-      const body = await yamlOf<{ results?: Array<{ id: number, tags?: unknown, buckets?: string[], createdAt?: string }> }>('/revisions', ctx)
+      const body = await yamlOf<{ results?: Array<{ id: number, tags?: unknown, createdAt?: string }> }>('/revisions', ctx)
       return (body.results ?? []).map((r) => ({
         id: Number(r.id),
         tags: Array.isArray(r.tags) ? r.tags.map(String) : Object.keys((r.tags ?? {}) as object),
-        buckets: r.buckets,
         createdAt: r.createdAt
-      }))
+      })).sort((a, b) => a.id - b.id)
     },
     async diff (from: number, to: number, ctx: CallContext): Promise<Record<string, DiffStatus>> {
       return (await yamlOf<Record<string, DiffStatus> | null>(`/revisions/${from}/diff/${to}`, ctx)) ?? {}

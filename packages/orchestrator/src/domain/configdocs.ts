@@ -166,13 +166,14 @@ export function createConfigdocs (deps: {
       if (status === 'deleted') return ''
       return await store.documents(v.buffer, { collection: collectionId, cleartext }, ctx)
     }
+    // A collection is present at a revision when it has live documents there. The revision list's `buckets`
+    // names only the buckets that revision itself wrote, so it cannot tell: a collection committed long ago is
+    // inherited by every later revision, and one emptied by a commit has no documents after it.
     const id = v[version]
-    const revision = v.revisions.find((r) => r.id === id)
-    if (id === undefined || revision === undefined || !(revision.buckets ?? []).includes(collectionId)) {
-      throw new NotFoundError('No documents to retrieve', `No collection ${collectionId} for revision ${version}`)
-    }
+    const absent = (): NotFoundError => new NotFoundError('No documents to retrieve', `No collection ${collectionId} for revision ${version}`)
+    if (id === undefined) throw absent()
     const text = await store.documents(id, { collection: collectionId, cleartext }, ctx)
-    if (text.trim() === '' || text.trim() === '[]') throw new NotFoundError('No documents to retrieve', `No collection ${collectionId} for revision ${version}`)
+    if (text.trim() === '' || text.trim() === '[]') throw absent()
     return text
   }
 
