@@ -1,7 +1,7 @@
 // GET /revisions/{id}/documents (spec §7) and secrets (spec §12): every filter, sort, order, limit,
 // redaction and who may see encrypted documents.
 import { describe, expect, it } from 'vitest'
-import { buildTestApp, doc, docsOf, expectError, get, put } from './helpers/app.ts'
+import { buildTestApp, doc, docsOf, expectError, get, policyFile, put } from './helpers/app.ts'
 
 async function seeded () {
   const app = await buildTestApp()
@@ -146,7 +146,7 @@ describe('encrypted documents in listings', () => {
     await put(app, 'b', SECRET + doc({ name: 'plain', layer: 'site' }), policy)
     const limited = { 'x-auth-token': 'limited' }
     expectError(await get(app, '/revisions/1/documents', limited), 403, 'HTTPForbidden')
-    const withRules = await buildTestApp({ STORE_AUTH_TOKENS: 'admin,limited:lister', STORE_POLICY_FILE: await policyFile({ 'deckhand:list_cleartext_documents': 'role:lister or role:admin', 'deckhand:create_cleartext_documents': 'role:lister or role:admin' }) })
+    const withRules = await buildTestApp({ STORE_AUTH_TOKENS: 'admin,limited:lister', STORE_POLICY_FILE: policyFile({ 'deckhand:list_cleartext_documents': 'role:lister or role:admin', 'deckhand:create_cleartext_documents': 'role:lister or role:admin' }) })
     await put(withRules, 'b', doc({ name: 'plain', layer: 'site' }), policy)
     await put(withRules, 'c', SECRET, policy)
     expect(names(await get(withRules, '/revisions/2/documents', limited))).toEqual(['plain'])
@@ -155,15 +155,3 @@ describe('encrypted documents in listings', () => {
     expect((await put(withRules, 'd', doc({ name: 'fine', layer: 'site' }), limited)).statusCode).toBe(200)
   })
 })
-
-async function policyFile (rules: Record<string, string>): Promise<string> {
-  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs')
-  const { tmpdir } = await import('node:os')
-  const { join } = await import('node:path')
-  const { onTestFinished } = await import('vitest')
-  const dir = mkdtempSync(join(tmpdir(), 'stub-store-policy-'))
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
-  const file = join(dir, 'policy.yaml')
-  writeFileSync(file, Object.entries(rules).map(([k, v]) => `'${k}': '${v}'`).join('\n') + '\n')
-  return file
-}

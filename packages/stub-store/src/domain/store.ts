@@ -10,6 +10,7 @@ import {
 } from './documents.ts'
 import { documentFilter, parseCleartext, parseLimit, sortItems, values, type ListedDocument, type Query } from './filters.ts'
 import { renderDocuments, type RenderDocument } from './render.ts'
+import { bucketStatuses, deepBucketDiff, type BucketStatus, type DiffedDocument, type DiffSide, type HashedDocument } from './revision-diff.ts'
 import { isSecretRef, type SecretStore } from './secrets.ts'
 import {
   contentHash, decodeStoredValue, decodeValue, encodeStoredValue, encodeValue, hasSpecial, isMapping, pyStr, redactionHash,
@@ -384,38 +385,45 @@ export function createStore (deps: StoreDeps) {
     return id
   }
 
-  function bucketHashes (id: number): Map<string, string[]> {
-    const out = new Map<string, string[]>()
-    if (id === 0) return out
-    for (const d of db.liveSummaries(id)) {
-      const list = out.get(d.bucket) ?? []
-      list.push(`${d.data_hash}:${d.metadata_hash}`)
-      out.set(d.bucket, list)
-    }
-    return out
+  function diffSide (id: number): DiffSide<HashedDocument> {
+    const documents = id === 0 ? [] : db.liveSummaries(id).map((d) => ({ bucket: d.bucket, dataHash: d.data_hash, metadataHash: d.metadata_hash }))
+    return { revision: id, documents }
   }
 
-  function diff (rawA: string, rawB: string): Record<string, string> {
+  function diff (rawA: string, rawB: string): Record<string, BucketStatus> {
     const a = diffId(rawA)
     const b = diffId(rawB)
-    const left = bucketHashes(a)
-    const right = bucketHashes(b)
-    const result: Record<string, string> = {}
-    const names = [...new Set([...left.keys(), ...right.keys()])].sort()
-    const newer = Math.max(a, b) === a ? left : right
-    for (const name of names) {
-      const l = left.get(name)
-      const r = right.get(name)
-      if (l !== undefined && r !== undefined) {
-        const same = l.length === r.length && [...l].sort().every((h, i) => h === [...r].sort()[i])
-        result[name] = same ? 'unmodified' : 'modified'
-      } else if (a === 0 || b === 0) {
-        result[name] = 'created'
-      } else {
-        result[name] = newer.has(name) ? 'created' : 'deleted'
+    return bucketStatuses(diffSide(a), diffSide(b))
+  }
+
+  /**
+   * One side of a deep diff (spec §13.2): the revision's rendered documents as the redacted rendered view
+   * shows them (0: none, not rendered), each with the hashes of the stored copy it was rendered from.
+   */
+  function deepDiffSide (id: number, access: Access): DiffSide<DiffedDocument> {
+    if (id === 0) return { revision: 0, documents: [] }
+    const rendered = renderRevision(id, false, access).filter((d) => !hidden(d.schema)).map(redact)
+    const live = new Map(db.liveSummaries(id).map((d) => [d.id, d]))
+    const documents = rendered.map((d): DiffedDocument => {
+      // the fallback LayeringPolicy of spec §8 step 2 is rendered without being live in the revision
+      const stored = live.get(d.id) ?? db.documentById(d.id) as DocumentRow
+      return {
+        bucket: d.status.bucket,
+        schema: d.schema,
+        name: d.metadata.name as string,
+        dataHash: stored.data_hash,
+        metadataHash: stored.metadata_hash,
+        metadata: d.metadata,
+        data: d.data
       }
-    }
-    return result
+    })
+    return { revision: id, documents }
+  }
+
+  function deepDiff (rawA: string, rawB: string, access: Access): Mapping {
+    const a = diffId(rawA)
+    const b = diffId(rawB)
+    return deepBucketDiff(deepDiffSide(a, access), deepDiffSide(b, access))
   }
 
   function rollback (raw: string, access: Access, baseUrl: string) {
@@ -612,6 +620,7 @@ export function createStore (deps: StoreDeps) {
     listDocuments,
     renderedDocuments,
     diff,
+    deepDiff,
     rollback,
     createTag,
     listTags,

@@ -1,11 +1,12 @@
 // Revisions and what hangs off them (spec §6–§8, §13): list, show, purge, raw and rendered documents,
-// diff and rollback.
+// diff, deep diff and rollback.
 import type { FastifyInstance } from 'fastify'
 import type { Store } from '../domain/store.ts'
 import { RULES } from '../domain/store.ts'
 import { baseUrl, queryOf, sendNoContent, sendYaml, sendYamlList } from './http.ts'
 
 type IdParams = { Params: { id: string } }
+type PairParams = { Params: { a: string, b: string } }
 
 export async function revisionRoutes (app: FastifyInstance, opts: { store: Store }): Promise<void> {
   const { store } = opts
@@ -28,8 +29,11 @@ export async function revisionRoutes (app: FastifyInstance, opts: { store: Store
   app.get<IdParams>('/revisions/:id/rendered-documents', { config: { policy: RULES.listCleartext } }, async (request, reply) =>
     sendYamlList(reply, 200, store.renderedDocuments(request.params.id, queryOf(request), request.storeAccess)))
 
-  app.get<{ Params: { a: string, b: string } }>('/revisions/:a/diff/:b', { config: { policy: RULES.showDiff } }, async (request, reply) =>
+  app.get<PairParams>('/revisions/:a/diff/:b', { config: { policy: RULES.showDiff } }, async (request, reply) =>
     sendYaml(reply, 200, store.diff(request.params.a, request.params.b)))
+
+  app.get<PairParams>('/revisions/:a/deepdiff/:b', { config: { policy: RULES.showDeepDiff } }, async (request, reply) =>
+    sendYaml(reply, 200, store.deepDiff(request.params.a, request.params.b, request.storeAccess)))
 
   app.post<IdParams>('/rollback/:id', { config: { policy: RULES.createCleartext } }, async (request, reply) =>
     sendYaml(reply, 201, store.rollback(request.params.id, request.storeAccess, baseUrl(request))))

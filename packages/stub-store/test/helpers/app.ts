@@ -1,5 +1,8 @@
 // Test helpers: an in-memory store app closed after each test, YAML request helpers and a YAML 1.1
 // reader independent of the store's own emitter.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
 import { parseAllDocuments } from 'yaml'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
@@ -16,6 +19,15 @@ export async function buildTestApp (env: Record<string, string> = {}): Promise<F
   })
   await app.ready()
   return app
+}
+
+/** A policy file overriding the given rules (STORE_POLICY_FILE), removed after the test. */
+export function policyFile (rules: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'stub-store-policy-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'policy.yaml')
+  writeFileSync(file, Object.entries(rules).map(([k, v]) => `'${k}': '${v}'`).join('\n') + '\n')
+  return file
 }
 
 /** Every document of a YAML response body, read with YAML 1.1 rules. */
