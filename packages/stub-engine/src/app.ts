@@ -1,11 +1,10 @@
 // buildApp: the Airflow-shaped HTTP surface (`/api/v2`, `/auth/token`) over the engine; never listens.
 import { randomUUID } from 'node:crypto'
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import { loggerOptions } from '@slipway/common'
 import type { Engine } from './domain/engine.ts'
-import { EngineError, Unprocessable, NotFound, BadRequest, Conflict, Forbidden, Unauthenticated, UnsupportedMediaType } from './domain/errors.ts'
-import { verifyJwt, type AccessClaims } from './domain/tokens.ts'
-import { mayWrite, type User } from './domain/users.ts'
+import { addAuthHook, type AuthSettings } from './http/auth.ts'
+import { sendError } from './http/errors.ts'
 import { RawBody } from './http/validate.ts'
 import { authRoutes } from './routes/auth.ts'
 import { monitorRoutes } from './routes/monitor.ts'
@@ -13,22 +12,7 @@ import { dagRoutes } from './routes/dags.ts'
 import { dagRunRoutes } from './routes/dag-runs.ts'
 import { taskInstanceRoutes } from './routes/task-instances.ts'
 
-/** Who may call a route: anyone, any valid token, or a token whose role may change things. */
-export type Access = 'public' | 'read' | 'write'
-
-declare module 'fastify' {
-  interface FastifyContextConfig { access?: Access }
-  interface FastifyRequest { claims: AccessClaims | null }
-}
-
-export interface AuthSettings {
-  users: User[]
-  jwtSecret: string
-  jwtTtlS: number
-  jwtCliTtlS: number
-  /** `simple_auth_manager_all_admins`: the credential-less GET /auth/token answers. */
-  allAdmins: boolean
-}
+export type { Access, AuthSettings } from './http/auth.ts'
 
 export interface AppDeps {
   engine: Engine
@@ -37,44 +21,6 @@ export interface AppDeps {
   /** false: no logging (tests). */
   logger?: boolean
   bodyLimitBytes?: number
-}
-
-function statusOf (error: EngineError): number {
-  if (error instanceof NotFound) return 404
-  if (error instanceof BadRequest) return 400
-  if (error instanceof Conflict) return 409
-  if (error instanceof Forbidden) return 403
-  if (error instanceof Unauthenticated) return 401
-  if (error instanceof UnsupportedMediaType) return 415
-  return 400
-}
-
-function sendError (request: FastifyRequest, reply: FastifyReply, error: unknown): void {
-  if (error instanceof Unprocessable) { reply.code(422).send({ detail: error.errors }); return }
-  if (error instanceof EngineError) {
-    const status = statusOf(error)
-    if (status === 401) reply.header('www-authenticate', 'Bearer')
-    reply.code(status).send({ detail: error.detail })
-    return
-  }
-  const e = error as Partial<FastifyError>
-  switch (e.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      reply.code(422).send({ detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid', input: {}, ctx: { error: e.message ?? 'invalid JSON' } }] })
-      return
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      reply.code(422).send({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }] })
-      return
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      reply.code(413).send({ detail: 'Request body is too large' })
-      return
-  }
-  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    reply.code(e.statusCode).send({ detail: e.message ?? 'Bad Request' })
-    return
-  }
-  request.log.error({ err: error }, 'unhandled error')
-  reply.code(500).send({ detail: 'Internal Server Error' })
 }
 
 export function buildApp (deps: AppDeps): FastifyInstance {
@@ -94,18 +40,7 @@ export function buildApp (deps: AppDeps): FastifyInstance {
     done(null, new RawBody(body as string, request.headers['content-type'] ?? ''))
   })
 
-  app.decorateRequest('claims', null)
-  app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config.access
-    if (access === undefined || access === 'public') return
-    const header = request.headers.authorization
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null
-    if (match === null) throw new Unauthenticated('Not authenticated')
-    const claims = verifyJwt(deps.auth.jwtSecret, match[1]!)
-    if (claims === null) throw new Unauthenticated('Invalid JWT token')
-    if (access === 'write' && !mayWrite(claims.role)) throw new Forbidden('Forbidden')
-    request.claims = claims
-  })
+  addAuthHook(app, deps.auth)
 
   app.setErrorHandler((error, request, reply) => { sendError(request, reply, error) })
   app.setNotFoundHandler((_request, reply) => { reply.code(404).send({ detail: 'Not Found' }) })

@@ -3,6 +3,7 @@
 import type { Dispatcher } from 'undici'
 import { ConflictError, createHttpClient, DownstreamError, NotFoundError, type CallContext } from '@slipway/common'
 import type { DAGResponse, DAGRunResponse, TaskInstanceResponse } from '@slipway/stub-engine'
+import { logText } from './engine-logs.ts'
 
 export type EngineRun = DAGRunResponse
 export type EngineTask = TaskInstanceResponse
@@ -28,6 +29,9 @@ function detailOf (text: string): string {
   }
   return text.slice(0, 500)
 }
+
+/** Triggers tried before a logical date that keeps colliding is reported. */
+const TRIGGER_ATTEMPTS = 5
 
 /** Items per page asked for (Airflow's default maximum_page_limit). */
 const PAGE_LIMIT = 100
@@ -75,10 +79,11 @@ export function createEngineClient (options: EngineOptions) {
   }
 
   const tokenSource = {
-    token: async (): Promise<string> => {
-      if (cached !== undefined && cached.renewAt > now()) return cached.token
+    /** A token, and whether it came from the cache (a cached token may have been refused since it was issued). */
+    token: async (): Promise<{ token: string, cached: boolean }> => {
+      if (cached !== undefined && cached.renewAt > now()) return { token: cached.token, cached: true }
       pending ??= obtain().finally(() => { pending = undefined })
-      return await pending
+      return { token: await pending, cached: false }
     },
     invalidate: () => { cached = undefined }
   }
@@ -91,11 +96,15 @@ export function createEngineClient (options: EngineOptions) {
 
   async function call<T> (method: Dispatcher.HttpMethod, path: string, body?: unknown, ctx?: CallContext, accept = 'application/json'): Promise<{ status: number, value: T, text: string }> {
     // Airflow reads a Bearer token; the common client sends X-Auth-Token, so put the JWT where Airflow looks
-    const token = await tokenSource.token()
-    let response = await http.request(method, path, { ctx, json: body, headers: { authorization: `Bearer ${token}`, accept, 'cache-control': 'no-cache' } })
-    if (response.statusCode === 401) {
+    const send = async (token: string) => await http.request(method, path, { ctx, json: body, headers: { authorization: `Bearer ${token}`, accept, 'cache-control': 'no-cache' } })
+    const first = await tokenSource.token()
+    let response = await send(first.token)
+    // Airflow 3.1 answers an expired token 401 and one it cannot verify (its secret rotated, the server restarted)
+    // 403 `Invalid JWT token`: either way a new token is fetched and the call tried once more. A 403 for a fresh
+    // token is a permission the user lacks, and a second refusal is the engine's answer (a 5xx below).
+    if (response.statusCode === 401 || (response.statusCode === 403 && (first.cached || /invalid jwt/i.test(response.text)))) {
       tokenSource.invalidate()
-      response = await http.request(method, path, { ctx, json: body, headers: { authorization: `Bearer ${await tokenSource.token()}`, accept } })
+      response = await send((await tokenSource.token()).token)
     }
     if (response.statusCode === 404) throw new NotFoundError('Not found in the workflow engine', detailOf(response.text), { errorType: 'AirflowError' })
     if (response.statusCode === 409) throw new ConflictError('Conflict in the workflow engine', detailOf(response.text), { errorType: 'AirflowError' })
@@ -104,6 +113,23 @@ export function createEngineClient (options: EngineOptions) {
     }
     const value = (response.text === '' || !accept.includes('json') ? undefined : http.parseJson<T>(response, `${method} ${path}`)) as T
     return { status: response.statusCode, value, text: response.text }
+  }
+
+  /** The run, or undefined when the engine has none with that id. */
+  async function getRun (dagId: string, runId: string, ctx?: CallContext): Promise<EngineRun | undefined> {
+    try {
+      return (await call<EngineRun>('GET', runPath(dagId, runId), undefined, ctx)).value
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined
+      throw error
+    }
+  }
+
+  let lastLogical = 0
+  /** Now, or a millisecond after the last date this client gave a run if that is later. */
+  const nextLogicalDate = (): string => {
+    lastLogical = Math.max(now(), lastLogical + 1)
+    return new Date(lastLogical).toISOString()
   }
 
   const enc = encodeURIComponent
@@ -116,18 +142,26 @@ export function createEngineClient (options: EngineOptions) {
     async setPaused (dagId: string, paused: boolean, ctx?: CallContext): Promise<void> {
       await call('PATCH', `/api/v2/dags/${enc(dagId)}`, { is_paused: paused }, ctx)
     },
+    /**
+     * Triggers a run with id `runId` at a logical date of now. Airflow 3.0–3.2 keep (dag_id, logical_date) unique,
+     * so this process never gives a DAG the same date twice, and a 409 for a run that does not exist (another
+     * orchestrator took that millisecond) is tried again a millisecond later. A 409 for an existing run id means it
+     * was triggered already: that run is the answer.
+     */
     async trigger (dagId: string, runId: string, conf: Record<string, unknown>, ctx?: CallContext): Promise<EngineRun> {
-      return (await call<EngineRun>('POST', `/api/v2/dags/${enc(dagId)}/dagRuns`, { dag_run_id: runId, logical_date: new Date(now()).toISOString(), conf }, ctx)).value
-    },
-    /** The run, or undefined when the engine has none with that id. */
-    async run (dagId: string, runId: string, ctx?: CallContext): Promise<EngineRun | undefined> {
-      try {
-        return (await call<EngineRun>('GET', runPath(dagId, runId), undefined, ctx)).value
-      } catch (error) {
-        if (error instanceof NotFoundError) return undefined
-        throw error
+      for (let attempt = 1; ; attempt++) {
+        const logicalDate = nextLogicalDate()
+        try {
+          return (await call<EngineRun>('POST', `/api/v2/dags/${enc(dagId)}/dagRuns`, { dag_run_id: runId, logical_date: logicalDate, conf }, ctx)).value
+        } catch (error) {
+          if (!(error instanceof ConflictError)) throw error
+          const existing = await getRun(dagId, runId, ctx)
+          if (existing !== undefined) return existing
+          if (attempt >= TRIGGER_ATTEMPTS) throw error
+        }
       }
     },
+    run: getRun,
     async setRunState (dagId: string, runId: string, state: 'failed' | 'success' | 'queued', ctx?: CallContext): Promise<void> {
       await call('PATCH', runPath(dagId, runId), { state }, ctx)
     },
@@ -165,16 +199,10 @@ export function createEngineClient (options: EngineOptions) {
       }
       return tasks
     },
-    /** One try's log as text lines (`[timestamp] LEVEL - event`). */
+    /** One try's log as text: every structured line with all its keys, a failure's traceback as Python prints it. */
     async log (dagId: string, runId: string, taskId: string, tryNumber: number, ctx?: CallContext): Promise<string> {
       const body = (await call<{ content?: unknown[] }>('GET', `${runPath(dagId, runId)}/taskInstances/${enc(taskId)}/logs/${tryNumber}?full_content=true`, undefined, ctx)).value
-      return (body.content ?? []).map((entry) => {
-        if (typeof entry === 'string') return entry
-        const e = entry as { timestamp?: string, level?: string, event?: string, sources?: string[] }
-        if (e.event?.startsWith('::group::') === true) return `${e.event.slice(9)}${e.sources === undefined ? '' : `: ${e.sources.join(', ')}`}`
-        if (e.event?.startsWith('::endgroup::') === true) return undefined
-        return `[${e.timestamp ?? ''}] ${(e.level ?? 'info').toUpperCase()} - ${e.event ?? ''}`
-      }).filter((line) => line !== undefined).join('\n') + '\n'
+      return logText(body.content ?? [])
     }
   }
 }

@@ -7,7 +7,8 @@ import {
 import type { Repositories, ActionRecord } from '../db/repositories.ts'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import type { StoreClient } from '../clients/store.ts'
-import { ACTIONS, EXCLUSIVE_DAGS, STEP_ORDER, lifecycleOf } from './catalog.ts'
+import { ACTIONS, EXCLUSIVE_DAGS, lifecycleOf } from './catalog.ts'
+import { orderedSteps, resolveStep } from './steps.ts'
 import { checkDeploymentConfiguration, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
@@ -30,6 +31,18 @@ class PreRunFailure extends Error {
 
 const FINISHED = new Set(['success', 'failed'])
 const FAILED_TASK = new Set(['failed', 'upstream_failed'])
+
+/**
+ * The tag of a finished site action whose workflow did not tag it, by the rule of the workflow's `create_action_tag`
+ * step (spec §8.3): failure when the armada build's last task or the Airflow upgrade branch ended failed or
+ * upstream_failed. A run that ended before the build's last task succeeded (stopped, say) never reached that step's
+ * verdict and is a failure too.
+ */
+export function siteActionTag (stateOf: (taskId: string) => string | null): string {
+  const watched = ['armada_build.armada_get_releases', 'upgrade_airflow', 'skip_upgrade_airflow']
+  const failed = watched.some((t) => FAILED_TASK.has(String(stateOf(t)))) || stateOf('armada_build.armada_get_releases') !== 'success'
+  return failed ? SITE_ACTION_FAILURE : SITE_ACTION_SUCCESS
+}
 
 /** `target_nodes`: a non-empty list of names, or a comma-separated string (the CLI sends strings). */
 export function targetNodesOf (value: unknown): string[] | undefined {
@@ -126,11 +139,14 @@ export function createActions (deps: {
     const kind = Object.hasOwn(ACTIONS, input.name) ? ACTIONS[input.name] : undefined
     if (kind === undefined) throw new BadRequestError('Unable to start action', `Unsupported Action: ${input.name}`)
     ctx.authorize(`workflow_orchestrator:action_${input.name}`)
+    // the stored action keeps the parameters as the caller sent them; the engine gets target_nodes as the
+    // comma-separated string the real workflows' operators split (spec §3.1)
     const parameters = { ...input.parameters }
+    const engineParameters = { ...parameters }
     if (kind.validators.includes('target-nodes')) {
       const nodes = targetNodesOf(parameters.target_nodes)
       if (nodes === undefined) throw new BadRequestError('Invalid target_nodes parameter', 'target_nodes must be a non-empty list of node names (or a comma-separated string)')
-      parameters.target_nodes = nodes
+      engineParameters.target_nodes = nodes.join(',')
     }
     const id = newUlid()
     const now = new Date()
@@ -173,7 +189,7 @@ export function createActions (deps: {
           if (!inProgress) await engine.setPaused(kind.dagId, false, ctx)
         }
         started = await engine.trigger(kind.dagId, id, {
-          action: { id, name: record.name, parameters, dag_id: kind.dagId, user: record.user, context_marker: record.context_marker, committed_rev_id: record.committed_rev_id, timestamp: entity.timestamp },
+          action: { id, name: record.name, parameters: engineParameters, dag_id: kind.dagId, user: record.user, context_marker: record.context_marker, committed_rev_id: record.committed_rev_id, timestamp: entity.timestamp },
           design_ref: record.committed_rev_id === null ? null : deps.designRef(record.committed_rev_id)
         }, ctx)
       } catch (error) {
@@ -230,33 +246,14 @@ export function createActions (deps: {
     return action
   }
 
-  /** The run id of an action's sub-workflow runs (spec §8.2: one backfill run per parent run, at its date). */
-  function subRunIdOf (action: ActionRecord): string {
-    return `backfill_${executionDate(action.dag_execution_date) ?? ''}`
-  }
-
-  /** Tasks of the run followed, after each sub-workflow placeholder, by that sub-workflow's tasks (spec §8.2). */
-  function assembleSteps (action: ActionRecord, parent: EngineTask[], subTasks: (subDagId: string) => EngineTask[]): EngineTask[] {
-    const steps: EngineTask[] = []
-    for (const task of parent) {
-      steps.push(task)
-      if (task.operator === 'SubDagOperator') steps.push(...subTasks(`${action.dag_id}.${task.task_id}`))
-    }
-    return steps
-  }
-
   /** Answers `fallback` where the engine has no such thing (404), rethrows anything else. */
   function unlessMissing<T> (fallback: T): (error: unknown) => T {
     return (error) => { if (error instanceof NotFoundError) return fallback; throw error }
   }
 
-  /** The steps of an action's run (run id = action id); its sub-workflows' tasks read at once. */
+  /** The task instances of an action's run (run id = action id): grouped tasks are `<group>.<task>` of the same run. */
   async function stepsOf (action: ActionRecord, ctx: RequestContext): Promise<EngineTask[]> {
-    const parent = await engine.tasks(action.dag_id, action.id, ctx).catch(unlessMissing<EngineTask[]>([]))
-    const subDagIds = parent.filter((t) => t.operator === 'SubDagOperator').map((t) => `${action.dag_id}.${t.task_id}`)
-    const subTasks = await Promise.all(subDagIds.map(async (subDagId) => await engine.tasks(subDagId, subRunIdOf(action), ctx).catch(unlessMissing<EngineTask[]>([]))))
-    const subs = new Map(subDagIds.map((subDagId, i) => [subDagId, subTasks[i] ?? []]))
-    return assembleSteps(action, parent, (subDagId) => subs.get(subDagId) ?? [])
+    return await engine.tasks(action.dag_id, action.id, ctx).catch(unlessMissing<EngineTask[]>([]))
   }
 
   /** An action's run, its DAG's pause flag and its steps, read at once; nothing for an action that never ran. */
@@ -270,45 +267,13 @@ export function createActions (deps: {
     return run === undefined ? { run, paused: false, steps: [] } : { run, paused, steps }
   }
 
-  /**
-   * Steps of many actions from batched engine calls per page: their runs' tasks and, at the same time, the tasks of
-   * their sub-workflow runs (found by run id: `backfill_` + the execution date kept with the action).
-   */
+  /** Steps of many actions from the engine's batch list of task instances, paged: never a call per action. */
   async function stepsOfMany (actions: ActionRecord[], ctx: RequestContext): Promise<Map<string, EngineTask[]>> {
     const steps = new Map<string, EngineTask[]>()
     if (actions.length === 0) return steps
-    const group = (tasks: EngineTask[]) => {
-      const byRun = new Map<string, EngineTask[]>()
-      for (const task of tasks) {
-        const key = `${task.dag_id}/${task.dag_run_id}`
-        byRun.set(key, [...(byRun.get(key) ?? []), task])
-      }
-      return byRun
-    }
-    const dated = actions.filter((a) => a.dag_execution_date !== null)
-    const [parents, subs] = await Promise.all([
-      engine.tasksOfRuns({ dagIds: [...new Set(actions.map((a) => a.dag_id))], runIds: actions.map((a) => a.id) }, ctx).then(group),
-      dated.length === 0 ? new Map<string, EngineTask[]>() : engine.tasksOfRuns({ runIds: [...new Set(dated.map(subRunIdOf))] }, ctx).then(group)
-    ])
-    for (const action of actions) {
-      const parent = parents.get(`${action.dag_id}/${action.id}`)
-      if (parent === undefined) continue
-      steps.set(action.id, assembleSteps(action, parent, (subDagId) => subs.get(`${subDagId}/${subRunIdOf(action)}`) ?? []))
-    }
+    const tasks = await engine.tasksOfRuns({ dagIds: [...new Set(actions.map((a) => a.dag_id))], runIds: actions.map((a) => a.id) }, ctx)
+    for (const task of tasks) steps.set(task.dag_run_id, [...(steps.get(task.dag_run_id) ?? []), task])
     return steps
-  }
-
-  /**
-   * The steps of §3.4 in index order: the workflow's fixed step list (§8.2) with the engine's states — null for a
-   * step whose task the engine has not made yet — when the engine's tasks all belong to it; otherwise (another
-   * DAG version, Airflow task groups) the engine's own order.
-   */
-  function orderedSteps (dagId: string, tasks: EngineTask[]): Array<{ id: string, state: string | null }> {
-    const order = STEP_ORDER[dagId]
-    const known = new Set(order ?? [])
-    if (order === undefined || tasks.some((t) => !known.has(t.task_id))) return tasks.map((t) => ({ id: t.task_id, state: t.state ?? null }))
-    const states = new Map(tasks.map((t) => [t.task_id, t.state ?? null]))
-    return order.map((id) => ({ id, state: states.get(id) ?? null }))
   }
 
   function stepSummary (actionId: string, step: { id: string, state: string | null }, index: number) {
@@ -384,11 +349,11 @@ export function createActions (deps: {
 
   async function findStep (actionId: string, stepId: string, ctx: RequestContext) {
     const action = await requireAction(actionId)
-    const { run, steps } = await runOf(action, ctx)
-    const task = steps.find((s) => s.task_id === stepId)
-    if (task === undefined) throw new NotFoundError('Step not found', `Unknown step ${stepId}`)
-    const index = orderedSteps(action.dag_id, steps).findIndex((s) => s.id === stepId) + 1
-    return { action, run: run as EngineRun, task, index }
+    const { steps } = await runOf(action, ctx)
+    const ordered = orderedSteps(action.dag_id, steps)
+    const found = resolveStep(ordered, stepId)
+    if (found?.task === undefined) throw new NotFoundError('Step not found', `Unknown step ${stepId}`)
+    return { task: found.task, index: ordered.indexOf(found) + 1 }
   }
 
   async function step (actionId: string, stepId: string, verbosity: number, ctx: RequestContext) {
@@ -412,7 +377,7 @@ export function createActions (deps: {
       priority_weight: task.priority_weight ?? null,
       run_id: task.dag_run_id,
       map_index: task.map_index,
-      notes: (await deps.notes.forSteps(actionId, verbosity)).get(stepId) ?? []
+      notes: (await deps.notes.forSteps(actionId, verbosity)).get(task.task_id) ?? []
     }
   }
 
@@ -422,7 +387,7 @@ export function createActions (deps: {
     if (action === undefined) throw new NotFoundError('Action Not Found!', `Unknown Action: ${actionId}`)
     const { steps } = await runOf(action, ctx)
     if (steps.length === 0) throw new NotFoundError('Steps Not Found!', `Action ${actionId} has no steps in the workflow engine`)
-    const task = steps.find((s) => s.task_id === stepId)
+    const task = resolveStep(orderedSteps(action.dag_id, steps), stepId)?.task
     if (task === undefined) throw new NotFoundError('Step Not Found!', `Unknown step ${stepId}`)
     const wanted = tryNumber ?? task.try_number
     if (wanted < 1 || wanted > task.try_number) throw new NotFoundError('Step Not Found!', `Step ${stepId} has no try ${wanted} (tries: ${task.try_number})`)
@@ -457,19 +422,20 @@ export function createActions (deps: {
   }
 
   /**
-   * Site-action tags (seed 000 §2.2): once a site action's run is final, its revision gets last_site_action's tag
-   * and, on success, successful_site_action's. Idempotent; driven from the database, so it catches up after a restart.
+   * Site-action tags (seed 000 §2.2), a backstop for the workflow's own `create_action_tag` step: once a site
+   * action's run is final and that step did not succeed (it failed, or the run was stopped before it), the revision
+   * gets the tag the step would have written, by the same rule (spec §8.3). A revision never carries both tags for
+   * one action. Idempotent; driven from the database, so it catches up after a restart.
    */
   async function settleTags (ctx: Pick<RequestContext, 'contextMarker' | 'user'>): Promise<number> {
     let settled = 0
     for (const action of await repos.actions.listTagsPending()) {
       const run = await engine.run(action.dag_id, action.id, ctx)
       if (run === undefined || !FINISHED.has(String(run.state))) continue
-      if (action.committed_rev_id !== null) {
-        // a run can end `success` through its all_done tail after a failed build: count failed steps too
-        const steps = await stepsOf(action, ctx as RequestContext)
-        const succeeded = run.state === 'success' && !steps.some((s) => FAILED_TASK.has(String(s.state)))
-        await store.tag(action.committed_rev_id, succeeded ? SITE_ACTION_SUCCESS : SITE_ACTION_FAILURE, ctx)
+      const steps = await stepsOf(action, ctx as RequestContext)
+      const stateOf = (taskId: string): string | null => steps.find((s) => s.task_id === taskId)?.state ?? null
+      if (action.committed_rev_id !== null && stateOf('create_action_tag') !== 'success') {
+        await store.tag(action.committed_rev_id, siteActionTag(stateOf), ctx)
       }
       await repos.actions.markTagsDone(action.id)
       settled++

@@ -18,45 +18,45 @@ export const ACTIONS: Record<string, ActionKind> = {
 }
 
 /**
- * Every step of each workflow in index order (spec/orchestrator.md §8.2): the parent's tasks, each sub-workflow
- * placeholder followed by its sub-workflow's tasks. An action's step index is its position here, stable while the
- * run goes on, even before the engine has made a sub-workflow's tasks.
+ * Every step of each workflow in index order (spec/orchestrator.md §8.2), with the engine's task ids: a task of a
+ * task group is `<group>.<task>`. An action's step index is its position here, stable while the run goes on, even
+ * before the engine has made a task's instance. Written as the table of §8.2: `group: [tasks]` entries expand to
+ * the group's dotted task ids.
  */
+type StepEntry = string | Record<string, string[]>
+const expand = (entries: StepEntry[]): string[] =>
+  entries.flatMap((e) => typeof e === 'string' ? [e] : Object.entries(e).flatMap(([group, tasks]) => tasks.map((t) => `${group}.${t}`)))
+
+const PREFLIGHT = { preflight: ['ucp_preflight_check'] }
+const VALIDATE_ALL = { validate_site_design: ['deckhand_validate_site_design', 'drydock_validate_site_design', 'promenade_validate_site_design', 'armada_validate_site_design'] }
+const ARMADA = { armada_build: ['armada_post_apply', 'armada_get_releases'] }
+const UPGRADE_TAIL = ['decide_airflow_upgrade', 'upgrade_airflow', 'skip_upgrade_airflow', 'create_action_tag', 'final_deployment_status']
+
 export const STEP_ORDER: Record<string, string[]> = {
-  deploy_site: [
-    'action_xcom', 'dag_concurrency_check', 'preflight', 'ucp_preflight_check', 'deployment_configuration',
-    'get_rendered_doc', 'validate_site_design', 'deckhand_validate_site_design', 'drydock_validate_site_design',
-    'promenade_validate_site_design', 'armada_validate_site_design', 'deployment_status', 'drydock_build',
-    'verify_site', 'prepare_site', 'prepare_and_deploy_nodes', 'armada_build', 'armada_post_apply',
-    'armada_get_releases', 'create_action_tag', 'final_deployment_status'
-  ],
-  update_site: [
-    'action_xcom', 'dag_concurrency_check', 'preflight', 'ucp_preflight_check', 'deployment_configuration',
-    'get_rendered_doc', 'validate_site_design', 'deckhand_validate_site_design', 'drydock_validate_site_design',
-    'promenade_validate_site_design', 'armada_validate_site_design', 'deployment_status', 'drydock_build',
-    'verify_site', 'prepare_site', 'verify_nodes_exist', 'prepare_and_deploy_nodes', 'armada_build',
-    'armada_post_apply', 'armada_get_releases', 'decide_airflow_upgrade', 'upgrade_airflow',
-    'skip_upgrade_airflow', 'create_action_tag', 'final_deployment_status'
-  ],
-  update_software: [
-    'action_xcom', 'dag_concurrency_check', 'deployment_configuration', 'validate_site_design',
-    'deckhand_validate_site_design', 'armada_validate_site_design', 'deployment_status', 'armada_build',
-    'armada_post_apply', 'armada_get_releases', 'decide_airflow_upgrade', 'upgrade_airflow',
-    'skip_upgrade_airflow', 'create_action_tag', 'final_deployment_status'
-  ],
-  redeploy_server: [
-    'action_xcom', 'dag_concurrency_check', 'deployment_configuration', 'validate_site_design',
-    'deckhand_validate_site_design', 'drydock_validate_site_design', 'promenade_validate_site_design',
-    'destroy_nodes', 'drydock_build', 'verify_site', 'prepare_site', 'prepare_and_deploy_nodes'
-  ],
-  relabel_nodes: [
-    'action_xcom', 'dag_concurrency_check', 'preflight', 'ucp_preflight_check', 'get_rendered_doc',
-    'deployment_configuration', 'validate_site_design', 'deckhand_validate_site_design',
-    'drydock_validate_site_design', 'promenade_validate_site_design', 'armada_validate_site_design', 'relabel_nodes'
-  ],
-  test_site: [
-    'action_xcom', 'preflight', 'ucp_preflight_check', 'deployment_configuration', 'armada_test_releases'
-  ]
+  deploy_site: expand([
+    'action_xcom', 'dag_concurrency_check', PREFLIGHT, 'deployment_configuration', 'get_rendered_doc', VALIDATE_ALL,
+    'deployment_status', { drydock_build: ['verify_site', 'prepare_site', 'prepare_and_deploy_nodes'] }, ARMADA,
+    'create_action_tag', 'final_deployment_status'
+  ]),
+  update_site: expand([
+    'action_xcom', 'dag_concurrency_check', PREFLIGHT, 'deployment_configuration', 'get_rendered_doc', VALIDATE_ALL,
+    'deployment_status', { drydock_build: ['verify_site', 'prepare_site', 'verify_nodes_exist', 'prepare_and_deploy_nodes'] },
+    ARMADA, ...UPGRADE_TAIL
+  ]),
+  update_software: expand([
+    'action_xcom', 'dag_concurrency_check', 'deployment_configuration',
+    { validate_site_design: ['deckhand_validate_site_design', 'armada_validate_site_design'] }, 'deployment_status', ARMADA,
+    ...UPGRADE_TAIL
+  ]),
+  redeploy_server: expand([
+    'action_xcom', 'dag_concurrency_check', 'deployment_configuration',
+    { validate_site_design: ['deckhand_validate_site_design', 'drydock_validate_site_design', 'promenade_validate_site_design'] },
+    'destroy_nodes', { drydock_build: ['verify_site', 'prepare_site', 'prepare_and_deploy_nodes'] }
+  ]),
+  relabel_nodes: expand([
+    'action_xcom', 'dag_concurrency_check', PREFLIGHT, 'get_rendered_doc', 'deployment_configuration', VALIDATE_ALL, 'relabel_nodes'
+  ]),
+  test_site: expand(['action_xcom', PREFLIGHT, 'deployment_configuration', 'armada_test_releases'])
 }
 
 /** Workflows of which at most one may be in progress at a time (pause is DAG-wide, spec §3.10). */

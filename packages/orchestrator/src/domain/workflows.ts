@@ -1,7 +1,7 @@
 // The read-only view of every workflow in the engine (seed 000 §2.5, §4.12–4.13; spec/orchestrator.md §4).
 import { BadRequestError, NotFoundError, type RequestContext } from '@slipway/common'
-import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
-import { plainTimestamp, spacedDate, workflowDate } from './format.ts'
+import type { EngineClient } from '../clients/engine.ts'
+import { workflowDetail, workflowOf } from './steps.ts'
 
 // the engine's datetimes are Python's: years 1 to 9999; bounds beyond them are clamped, never sent
 const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z')
@@ -25,57 +25,34 @@ export function sinceOf (value: string | undefined, now = new Date()): Date {
   return withinEngine(date.getTime())
 }
 
-function workflowOf (run: EngineRun) {
-  const logical = run.logical_date ?? run.run_after
-  return {
-    workflow_id: `${run.dag_id}__${workflowDate(logical)}`,
-    dag_id: run.dag_id,
-    run_id: run.dag_run_id,
-    execution_date: spacedDate(logical),
-    start_date: plainTimestamp(run.start_date ?? null),
-    end_date: plainTimestamp(run.end_date ?? null),
-    state: run.state,
-    external_trigger: run.run_type === 'manual' || run.run_type === 'asset_triggered'
-  }
-}
-
-function stepOf (task: EngineTask) {
-  return {
-    task_id: task.task_id,
-    dag_id: task.dag_id,
-    execution_date: spacedDate(task.logical_date ?? task.run_after ?? null),
-    start_date: plainTimestamp(task.start_date ?? null),
-    end_date: plainTimestamp(task.end_date ?? null),
-    duration: task.duration ?? null,
-    queued_dttm: plainTimestamp(task.queued_when ?? null),
-    try_number: task.try_number,
-    state: task.state ?? null,
-    operator: task.operator ?? null
-  }
-}
-
 export function createWorkflows (deps: { engine: EngineClient }) {
   async function list (since: string | undefined, ctx: RequestContext) {
     const threshold = sinceOf(since)
     const runs = await deps.engine.runs({ logicalDateGte: threshold.toISOString() }, ctx)
-    return runs.filter((r) => !r.dag_id.includes('.'))
-      .map(workflowOf)
+    return runs.map(workflowOf)
       .sort((a, b) => String(a.execution_date).localeCompare(String(b.execution_date)) || a.dag_id.localeCompare(b.dag_id))
   }
 
+  /**
+   * `D__date`: the run of workflow D at that date, its steps and its task groups as sub-workflows; `D.G__date`: the
+   * sub-workflow of group G of that run, with its own steps and nested groups (spec §8.2).
+   */
   async function detail (workflowId: string, ctx: RequestContext) {
     const at = workflowId.lastIndexOf('__')
     if (at <= 0) throw new BadRequestError('Invalid Workflow ID specified', 'Workflow id must use {dag id}__{execution date} format')
-    const dagId = workflowId.slice(0, at)
+    const name = workflowId.slice(0, at)
     const instant = new Date(`${workflowId.slice(at + 2)}Z`).getTime()
     if (Number.isNaN(instant) || instant < EARLIEST_MS || instant > LATEST_MS) throw new BadRequestError('Invalid Workflow ID specified', 'Workflow id must use {dag id}__{execution date} format')
-    const runs = (await deps.engine.runs({ logicalDateGte: withinEngine(instant - 1000).toISOString() }, ctx))
-      .filter((r) => (r.dag_id === dagId || r.dag_id.startsWith(`${dagId}.`)) && new Date(r.logical_date ?? r.run_after).getTime() === instant)
-      .sort((a, b) => a.dag_id.localeCompare(b.dag_id))
-    const [main, ...subs] = runs
-    if (main === undefined) throw new NotFoundError('Workflow not found', `A Workflow with id ${workflowId} was not found`)
-    const steps = (await Promise.all(runs.map(async (r) => await deps.engine.tasks(r.dag_id, r.dag_run_id, ctx)))).flat()
-    return { ...workflowOf(main), steps: steps.map(stepOf), sub_dags: subs.map(workflowOf) }
+    const notFound = (): NotFoundError => new NotFoundError('Workflow not found', `A Workflow with id ${workflowId} was not found`)
+    // the run of the longest DAG id that the name starts with: DAG ids may hold dots themselves
+    const run = (await deps.engine.runs({ logicalDateGte: withinEngine(instant - 1000).toISOString() }, ctx))
+      .filter((r) => (name === r.dag_id || name.startsWith(`${r.dag_id}.`)) && new Date(r.logical_date ?? r.run_after).getTime() === instant)
+      .sort((a, b) => b.dag_id.length - a.dag_id.length)[0]
+    if (run === undefined) throw notFound()
+    const path = name.slice(run.dag_id.length + 1)
+    const tasks = await deps.engine.tasks(run.dag_id, run.dag_run_id, ctx)
+    if (path !== '' && !tasks.some((t) => t.task_id.startsWith(`${path}.`))) throw notFound()
+    return workflowDetail(run, tasks, path)
   }
 
   return { list, detail }

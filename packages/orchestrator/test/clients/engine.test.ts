@@ -1,8 +1,11 @@
 // The engine client against stub-engine, every exchange checked against Airflow's OpenAPI document, and against a
 // scripted Airflow for what the stub does not vary: token caching and renewal, paging, and error mapping.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import Fastify from 'fastify'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { ConflictError, DownstreamError, NotFoundError } from '@slipway/common'
+import { DownstreamError, NotFoundError } from '@slipway/common'
 import { startPassThrough } from '../helpers/pass-through.ts'
 import { startTestEngine } from '../../../stub-engine/test/helpers/engine.ts'
 import { CONTRACTS_PRESENT, contractChecker } from '../../../stub-engine/test/helpers/contract.ts'
@@ -38,7 +41,8 @@ describe.skipIf(!CONTRACTS_PRESENT)('the engine client against stub-engine and t
     await client.setRunState('test_site', 'T1', 'failed')
     expect((await client.run('test_site', 'T1'))?.state).toBe('failed')
     expect((await client.runs({ dagIds: ['deploy_site', 'test_site'] })).map((r) => r.dag_run_id).sort()).toEqual(['A1', 'T1'])
-    await expect(client.trigger('deploy_site', 'A1', {})).rejects.toBeInstanceOf(ConflictError)
+    // a run id triggered already is that run (Airflow's 409 read as "already triggered")
+    expect(await client.trigger('deploy_site', 'A1', {})).toMatchObject({ dag_run_id: 'A1', state: 'success' })
     await expect(client.dag('no_such_dag')).rejects.toBeInstanceOf(NotFoundError)
 
     const contract = contractChecker()
@@ -64,7 +68,7 @@ describe.skipIf(!CONTRACTS_PRESENT)('the engine client against stub-engine and t
 
 /** A scripted Airflow: tokens with a chosen lifetime, 250 runs paged, and error answers on demand. */
 async function scriptedAirflow () {
-  const state = { tokens: 0, listCalls: 0, rejectNext: false, tokenLifeS: 3600, clock: Date.now() }
+  const state = { tokens: 0, listCalls: 0, rejectNext: false, refuse: 0, refusal: { status: 403, detail: 'Invalid JWT token' }, tokenLifeS: 3600, clock: Date.now() }
   const app = Fastify()
   const jwt = (exp: number) => `h.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.s`
   app.post('/auth/token', async (_request, reply) => {
@@ -74,6 +78,7 @@ async function scriptedAirflow () {
   app.addHook('onRequest', async (incoming, reply) => {
     if (!incoming.url.startsWith('/api/v2')) return
     if (state.rejectNext) { state.rejectNext = false; return await reply.code(401).send({ detail: 'Not authenticated' }) }
+    if (state.refuse > 0) { state.refuse--; return await reply.code(state.refusal.status).send({ detail: state.refusal.detail }) }
   })
   app.post('/api/v2/dags/~/dagRuns/list', async (incoming) => {
     state.listCalls++
@@ -91,6 +96,36 @@ async function scriptedAirflow () {
   return { url: await listen(app), state }
 }
 
+describe('the engine client against stub-engine', () => {
+  it('gives two runs triggered in the same millisecond distinct logical dates, also from two processes', async () => {
+    const engine = await startTestEngine({ ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
+    const frozen = () => Date.parse('2026-01-01T00:00:00Z')
+    const one = createEngineClient({ baseUrl: engine.url, username: 'admin', password: 'admin', timeoutMs: 5000, now: frozen })
+    const other = createEngineClient({ baseUrl: engine.url, username: 'admin', password: 'admin', timeoutMs: 5000, now: frozen })
+    const runs = [await one.trigger('test_site', 'R1', {}), await one.trigger('test_site', 'R2', {}), await other.trigger('test_site', 'R3', {})]
+    expect(runs.map((r) => r.dag_run_id)).toEqual(['R1', 'R2', 'R3'])
+    expect(new Set(runs.map((r) => r.logical_date)).size).toBe(3)
+  })
+
+  it('recovers when the engine\'s signing secret changes: the refused token (403 Invalid JWT token) is replaced once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orchestrator-rotate-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const first = await startTestEngine({ ENGINE_DATA_DIR: dir, ENGINE_JWT_SECRET: 'before-rotation' })
+    const client = createEngineClient({ baseUrl: first.url, username: 'admin', password: 'admin', timeoutMs: 5000 })
+    await client.trigger('test_site', 'R1', {})
+    await first.close()
+    // let the clients' connection pools see the old server's sockets closed
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    // the same engine (state and port) restarted with a new secret: the client's cached token is now foreign
+    const port = new URL(first.url).port
+    const second = await startTestEngine({ ENGINE_DATA_DIR: dir, ENGINE_JWT_SECRET: 'after-rotation', PORT: port })
+    expect(second.url).toBe(first.url)
+    const stale = await fetch(`${second.url}/api/v2/dags`, { headers: { authorization: `Bearer ${first.token}` } })
+    expect(stale.status).toBe(403)
+    expect(await client.run('test_site', 'R1')).toMatchObject({ dag_run_id: 'R1' })
+  })
+})
+
 describe('the engine client against a scripted Airflow', () => {
   it('keeps its token until shortly before exp, renews it then, and renews once on a 401', async () => {
     const airflow = await scriptedAirflow()
@@ -107,6 +142,27 @@ describe('the engine client against a scripted Airflow', () => {
     airflow.state.rejectNext = true
     expect(await client.dag('a')).toMatchObject({ dag_id: 'a' })
     expect(airflow.state.tokens).toBe(3)
+  })
+
+  it('fetches a new token once on a 403 for a cached token (Airflow 3.1\'s invalid JWT); a second refusal is a 5xx naming the engine', async () => {
+    const airflow = await scriptedAirflow()
+    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 2000 })
+    await client.dag('a')
+    expect(airflow.state.tokens).toBe(1)
+    airflow.state.refuse = 1
+    expect(await client.dag('a')).toMatchObject({ dag_id: 'a' })
+    expect(airflow.state.tokens).toBe(2)
+    airflow.state.refuse = 2
+    const refused = await client.dag('a').catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(DownstreamError)
+    expect(refused).toMatchObject({ statusCode: 502, component: 'engine', upstreamStatus: 403 })
+    expect(airflow.state.tokens).toBe(3)
+    // a 403 for a token fetched for this very call is a permission the user lacks: no second token
+    airflow.state.refusal = { status: 403, detail: 'Forbidden' }
+    const fresh = createEngineClient({ baseUrl: airflow.url, username: 'viewer', password: 'viewer', timeoutMs: 2000 })
+    airflow.state.refuse = 1
+    await expect(fresh.dag('a')).rejects.toMatchObject({ upstreamStatus: 403 })
+    expect(airflow.state.tokens).toBe(4)
   })
 
   it('pages runs by total_entries, one call per page', async () => {

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
 import { AUTH, TEST_TOKENS } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
 
 const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/
+/** deploy_site's steps in step order, with the engine's task ids (spec §8.2). */
+const DEPLOY_STEPS = [
+  'action_xcom', 'dag_concurrency_check', 'preflight.ucp_preflight_check', 'deployment_configuration', 'get_rendered_doc',
+  'validate_site_design.deckhand_validate_site_design', 'validate_site_design.drydock_validate_site_design',
+  'validate_site_design.promenade_validate_site_design', 'validate_site_design.armada_validate_site_design',
+  'deployment_status', 'drydock_build.verify_site', 'drydock_build.prepare_site', 'drydock_build.prepare_and_deploy_nodes',
+  'armada_build.armada_post_apply', 'armada_build.armada_get_releases', 'create_action_tag', 'final_deployment_status'
+]
 type Stack = Awaited<ReturnType<typeof buildTestStack>>
 
 async function commitSite (stack: Stack): Promise<void> {
@@ -116,9 +125,10 @@ describe('reading actions, steps and logs', () => {
     expect(done.dag_status).toBe('success')
     expect(done.datetime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\+00:00$/)
     const steps = done.steps as Array<{ id: string, url: string, index: number, state: string }>
-    expect(steps).toHaveLength(21)
+    expect(steps.map((s) => s.id)).toEqual(DEPLOY_STEPS)
+    expect(steps.map((s) => s.index)).toEqual(DEPLOY_STEPS.map((_, i) => i + 1))
+    expect(steps.every((s) => s.state === 'success')).toBe(true)
     expect(steps[0]).toMatchObject({ id: 'action_xcom', url: `/actions/${id}/steps/action_xcom`, index: 1, state: 'success' })
-    expect(steps.map((s) => s.id)).toContain('prepare_and_deploy_nodes')
     expect(done.validations).toEqual([])
     expect(done.command_audit).toMatchObject([{ command: 'invoke', action_id: id }])
     expect(done.notes).toMatchObject([{ note_val: 'Configdoc revision 2', sub_type: 'action metadata', verbosity: 1 }])
@@ -128,12 +138,15 @@ describe('reading actions, steps and logs', () => {
     expect(list).toHaveLength(1)
     expect(list[0]).toMatchObject({ id, action_lifecycle: 'Complete', dag_status: 'success' })
     expect(list[0]).not.toHaveProperty('command_audit')
-    // the list carries the same steps as the detail (sub-workflow steps included), each without notes
+    // the list carries the same steps as the detail (grouped steps included), each without notes
     expect(list[0].steps).toEqual(steps.map((s) => ({ ...s, notes: [] })))
 
-    const step = (await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/prepare_and_deploy_nodes`, headers: AUTH })).json()
-    expect(step).toMatchObject({ task_id: 'prepare_and_deploy_nodes', dag_id: 'deploy_site.drydock_build', state: 'success', try_number: 1 })
+    const step = (await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/drydock_build.prepare_and_deploy_nodes`, headers: AUTH })).json()
+    expect(step).toMatchObject({ task_id: 'drydock_build.prepare_and_deploy_nodes', dag_id: 'deploy_site', index: 13, state: 'success', try_number: 1, run_id: id })
     expect(step.start_date).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/)
+    // a bare task name that names one grouped task resolves to it (scripts of the sub-workflow era keep working)
+    const bare = (await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/prepare_and_deploy_nodes`, headers: AUTH })).json()
+    expect(bare).toEqual(step)
     const log = await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/prepare_and_deploy_nodes/logs`, headers: AUTH })
     expect(log.statusCode).toBe(200)
     expect(log.headers['content-type']).toMatch(/^text\/plain/)
@@ -147,11 +160,14 @@ describe('reading actions, steps and logs', () => {
     const id = String((await create(stack, { name: 'deploy_site' })).json().id)
     expect((await waitFor(stack, id, ['Complete', 'Failed'])).action_lifecycle).toBe('Complete')
     const step = (await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/deckhand_validate_site_design`, headers: AUTH })).json()
-    expect(step).toMatchObject({ state: 'success', try_number: 2 })
+    expect(step).toMatchObject({ task_id: 'validate_site_design.deckhand_validate_site_design', state: 'success', try_number: 2 })
     const first = await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/deckhand_validate_site_design/logs?try=1`, headers: AUTH })
     const last = await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/deckhand_validate_site_design/logs`, headers: AUTH })
     expect(first.statusCode).toBe(200)
     expect(first.body).toMatch(/ERROR/)
+    // the failed try's structured lines keep every key, and its exception reads as a Python traceback
+    expect(first.body).toMatch(/ERROR - Task failed with exception logger=task/)
+    expect(first.body).toMatch(/Traceback \(most recent call last\):\n {2}File "[^"]+\.py", line \d+, in run\n(?: {2}File .*\n)+AirflowException: Injected failure of try 1/)
     expect(last.body).not.toBe(first.body)
     expect(last.body).toContain('attempt=2')
     expect((await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/deckhand_validate_site_design/logs?try=3`, headers: AUTH })).statusCode).toBe(404)
@@ -197,11 +213,11 @@ describe('step indexes', () => {
       steps = (await stack.app.inject({ url: `/api/v1.0/actions/${id}`, headers: AUTH })).json().steps as Step[]
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
-    expect(steps).toHaveLength(21)
-    expect(steps.map((s) => s.index)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1))
-    // the sub-workflow of drydock_build has not started: its steps are listed, at their place, without a state
-    expect(steps.find((s) => s.id === 'prepare_and_deploy_nodes')).toMatchObject({ index: 16, state: null })
-    expect(steps.find((s) => s.id === 'final_deployment_status')).toMatchObject({ index: 21, state: null })
+    expect(steps.map((s) => s.id)).toEqual(DEPLOY_STEPS)
+    expect(steps.map((s) => s.index)).toEqual(Array.from({ length: 17 }, (_, i) => i + 1))
+    // the drydock_build group has not started: its steps are listed, at their place, without a state
+    expect(steps.find((s) => s.id === 'drydock_build.prepare_and_deploy_nodes')).toMatchObject({ index: 13, state: null })
+    expect(steps.find((s) => s.id === 'final_deployment_status')).toMatchObject({ index: 17, state: null })
     expect(steps[0]).toMatchObject({ id: 'action_xcom', index: 1, state: 'success' })
     const list = (await stack.app.inject({ url: '/api/v1.0/actions', headers: AUTH })).json() as Array<{ steps: Array<{ id: string, index: number }> }>
     expect(list[0]?.steps.map((s) => `${s.index}:${s.id}`)).toEqual(steps.map((s) => `${s.index}:${s.id}`))
@@ -239,22 +255,40 @@ describe('POST /api/v1.0/actions/{id}/control/{verb}', () => {
 })
 
 describe('site-action tags', () => {
-  it('tags the revision after success and after failure', async () => {
-    const stack = await buildTestStack({ engineEnv: { ENGINE_FAIL_TASKS: 'update_site/final_deployment_status' } })
+  const tagsOf = async (stack: Stack, revision: number): Promise<string[]> =>
+    Object.keys(parseYaml(await (await fetch(`${stack.store.url}/revisions/${revision}/tags`)).text()) as object).sort()
+
+  it('gives each action one tag: the workflow\'s own, or the backstop\'s when the workflow did not tag', async () => {
+    const stack = await buildTestStack({ engineEnv: { ENGINE_FAIL_TASKS: 'update_site/prepare_site', ENGINE_HANG_TASKS: 'update_software/armada_post_apply' } })
     await commitSite(stack)
+    // deploy_site succeeds and its create_action_tag step tags revision 2; the backstop adds nothing
     const ok = String((await create(stack, { name: 'deploy_site' })).json().id)
     await waitFor(stack, ok, ['Complete'])
     expect(await stack.actions.settleTags({ contextMarker: 'm', user: 'test' })).toBe(1)
-    const success = await stack.app.inject({ url: '/api/v1.0/configdocs?version=committed,successful_site_action', headers: AUTH })
-    expect(success.statusCode).toBe(200)
-    expect(success.json().every((c: { new_status: string }) => c.new_status === 'unmodified')).toBe(true)
+    expect(await tagsOf(stack, 2)).toEqual(['committed', 'site-action-success'])
+
+    // update_site fails in the middle (prepare_site) but its all_done tail succeeds: the run is a success, and
+    // the workflow tags the revision site-action-failure; the backstop writes no second, contrary tag
+    await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/site?empty-collection=true', headers: AUTH })
+    expect((await stack.app.inject({ method: 'POST', url: '/api/v1.0/commitconfigdocs', headers: AUTH })).statusCode).toBe(200)
     const bad = String((await create(stack, { name: 'update_site' })).json().id)
-    expect((await waitFor(stack, bad, ['Complete', 'Failed'])).action_lifecycle).toBe('Failed')
+    const done = await waitFor(stack, bad, ['Complete', 'Failed'])
+    expect(done.action_lifecycle).toBe('Complete')
+    const state = (step: string) => (done.steps as Array<{ id: string, state: string }>).find((s) => s.id === step)?.state
+    expect([state('drydock_build.prepare_site'), state('armada_build.armada_get_releases'), state('create_action_tag')]).toEqual(['failed', 'upstream_failed', 'success'])
+    expect(await stack.actions.settleTags({ contextMarker: 'm', user: 'test' })).toBe(1)
+    expect(await tagsOf(stack, 3)).toEqual(['committed', 'site-action-failure'])
+
+    // update_software is stopped before its tag step: the backstop tags it, as a failure
+    await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/site', headers: { ...AUTH, 'content-type': 'application/x-yaml' }, payload: SITE_YAML })
+    expect((await stack.app.inject({ method: 'POST', url: '/api/v1.0/commitconfigdocs', headers: AUTH })).statusCode).toBe(200)
+    const stopped = String((await create(stack, { name: 'update_software' })).json().id)
+    await waitFor(stack, stopped, ['Processing'])
+    expect((await stack.app.inject({ method: 'POST', url: `/api/v1.0/actions/${stopped}/control/stop`, headers: AUTH })).statusCode).toBe(202)
+    await waitFor(stack, stopped, ['Failed'])
     expect(await stack.actions.settleTags({ contextMarker: 'm', user: 'test' })).toBe(1)
     expect(await stack.actions.settleTags({ contextMarker: 'm', user: 'test' })).toBe(0)
-    const revisions = await (await fetch(`${stack.store.url}/revisions`)).text()
-    expect(revisions).toContain('site-action-failure')
-    expect(revisions).toContain('site-action-success')
+    expect(await tagsOf(stack, 4)).toEqual(['committed', 'site-action-failure'])
   })
 })
 
@@ -268,10 +302,24 @@ describe('workflows, site statuses, notes', () => {
     expect(list).toHaveLength(1)
     expect(list[0]).toMatchObject({ dag_id: 'deploy_site', run_id: id, state: 'success', external_trigger: true })
     expect(list[0].workflow_id).toMatch(/^deploy_site__\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/)
-    const detail = (await stack.app.inject({ url: `/api/v1.0/workflows/${String(list[0].workflow_id)}`, headers: AUTH })).json()
-    expect(detail.sub_dags.map((s: { dag_id: string }) => s.dag_id)).toEqual(['deploy_site.armada_build', 'deploy_site.drydock_build', 'deploy_site.preflight', 'deploy_site.validate_site_design'])
-    expect(detail.steps.length).toBe(21)
-    expect(detail.sub_dags[0]).toMatchObject({ external_trigger: false })
+    const workflowId = String(list[0].workflow_id)
+    const date = workflowId.slice('deploy_site__'.length)
+    const detail = (await stack.app.inject({ url: `/api/v1.0/workflows/${workflowId}`, headers: AUTH })).json()
+    expect(detail).toMatchObject({ workflow_id: workflowId, dag_id: 'deploy_site', run_id: id, state: 'success' })
+    expect(detail.steps.map((s: { task_id: string }) => s.task_id)).toEqual(DEPLOY_STEPS)
+    expect(detail.steps.every((s: { dag_id: string }) => s.dag_id === 'deploy_site')).toBe(true)
+    // sub-workflows derived from the task groups, in the step order of their first task
+    expect(detail.sub_dags.map((s: { dag_id: string, workflow_id: string }) => [s.dag_id, s.workflow_id])).toEqual(
+      ['preflight', 'validate_site_design', 'drydock_build', 'armada_build'].map((g) => [`deploy_site.${g}`, `deploy_site.${g}__${date}`]))
+    for (const sub of detail.sub_dags) {
+      expect(sub).toMatchObject({ run_id: id, execution_date: detail.execution_date, external_trigger: false, state: 'success' })
+      expect(sub.start_date).not.toBeNull()
+      expect(sub.end_date).not.toBeNull()
+      expect(sub.start_date >= detail.start_date && sub.end_date <= detail.end_date).toBe(true)
+    }
+    const preflight = (await stack.app.inject({ url: `/api/v1.0/workflows/deploy_site.preflight__${date}`, headers: AUTH })).json()
+    expect(preflight).toEqual({ ...detail.sub_dags[0], steps: [detail.steps[2]], sub_dags: [] })
+    expect((await stack.app.inject({ url: `/api/v1.0/workflows/deploy_site.nothing__${date}`, headers: AUTH })).statusCode).toBe(404)
     expect((await stack.app.inject({ url: '/api/v1.0/workflows/nounderscores', headers: AUTH })).json()).toMatchObject({ message: 'Invalid Workflow ID specified' })
     expect((await stack.app.inject({ url: '/api/v1.0/workflows/deploy_site__2001-01-01T00:00:00.000000', headers: AUTH })).statusCode).toBe(404)
     expect((await stack.app.inject({ url: '/api/v1.0/workflows?since=yesterday', headers: AUTH })).statusCode).toBe(400)

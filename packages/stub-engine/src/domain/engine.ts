@@ -14,7 +14,7 @@ import { mapCount, planTask, retriesOverride, type InjectionRules, type TaskAddr
 import { runOperator, TaskFailure, type LogLevel, type OperatorContext, type SideEffects } from './operators.ts'
 import { inRanges, orderItems, paginate, searchPattern, type Getter, type Page, type Ranges } from './queries.ts'
 import {
-  dagView, historyView, isoNow, runView, seconds, taskInstanceView, tryFieldsOf,
+  dagView, errorDetail, historyView, isoNow, runView, seconds, taskInstanceView, tryFieldsOf,
   type DagRecord, type EngineSnapshot, type LogLine, type RunRecord, type TaskInstanceRecord
 } from './records.ts'
 import { isFinished, readiness, runOutcome } from './scheduler-rules.ts'
@@ -165,8 +165,6 @@ export function createEngine (options: EngineOptions) {
       // The processes of running tries died with the old engine: run those tries again from the start.
       for (const run of runs.values()) {
         for (const ti of run.tis) {
-          const def = taskDefs.get(run.dag_id)?.get(ti.task_id)
-          if (def?.kind === 'subdag') continue
           if (ti.state === 'running') {
             ti.state = 'queued'
             appendLog(ti, ti.try_number, 'warning', '*** The engine restarted while this try was running: the try runs again')
@@ -179,8 +177,7 @@ export function createEngine (options: EngineOptions) {
     const now = isoNow()
     for (const def of defs.values()) {
       if (dags.has(def.dag_id)) continue
-      // Sub-DAGs are driven by their parent's placeholder task and never start paused themselves.
-      dags.set(def.dag_id, { dag_id: def.dag_id, is_paused: def.parent === undefined && options.pausedAtCreation, created_at: now, version_id: randomUUID() })
+      dags.set(def.dag_id, { dag_id: def.dag_id, is_paused: options.pausedAtCreation, created_at: now, version_id: randomUUID() })
     }
   }
 
@@ -220,17 +217,14 @@ export function createEngine (options: EngineOptions) {
     return taskDefs.get(run.dag_id)?.get(taskId)
   }
   function addressOf (run: RunRecord, taskId: string): TaskAddress {
-    const def = defs.get(run.dag_id)!
-    return { dagId: run.dag_id, parentDagId: def.parent ?? null, group: def.parent === undefined ? null : run.dag_id.slice(def.parent.length + 1), taskId }
+    return { dagId: run.dag_id, taskId }
   }
   function stubOf (run: RunRecord): StubConf | undefined {
     const stub = run.conf.stub
     return typeof stub === 'object' && stub !== null ? stub as StubConf : undefined
   }
   function isPaused (dagId: string): boolean {
-    const def = defs.get(dagId)!
-    if (dags.get(dagId)!.is_paused) return true
-    return def.parent !== undefined && dags.get(def.parent)!.is_paused
+    return dags.get(dagId)!.is_paused
   }
   const runsInOrder = (): RunRecord[] => [...runs.values()].sort((a, b) => a.seq - b.seq)
 
@@ -319,7 +313,7 @@ export function createEngine (options: EngineOptions) {
         break
       case 'failed': {
         appendLog(ti, tryNumber, 'error', outcome.error)
-        appendLog(ti, tryNumber, 'error', 'Task failed with exception', { error_detail: [{ exc_type: 'AirflowException', exc_value: outcome.error }] })
+        appendLog(ti, tryNumber, 'error', 'Task failed with exception', { logger: 'task', error_detail: errorDetail(ti.operator, outcome.error) })
         const retry = ti.try_number <= ti.max_tries
         endTry(ti, retry ? 'up_for_retry' : 'failed')
         if (retry) ti.retry_at = new Date(Date.now() + options.retryDelayMs).toISOString()
@@ -436,59 +430,6 @@ export function createEngine (options: EngineOptions) {
     }
   }
 
-  // ---- sub-DAG placeholders
-
-  function subRunOf (run: RunRecord, taskId: string): RunRecord | undefined {
-    for (const r of runs.values()) {
-      if (r.parent !== null && r.parent.dag_id === run.dag_id && r.parent.dag_run_id === run.dag_run_id && r.parent.task_id === taskId) return r
-    }
-    return undefined
-  }
-
-  function startSubRun (run: RunRecord, ti: TaskInstanceRecord, def: TaskDef): void {
-    const subDagId = def.subdag!
-    const existing = subRunOf(run, ti.task_id)
-    if (existing !== undefined) {
-      // A re-run of the placeholder re-runs the sub-DAG's unfinished and unsuccessful tasks, as SubDagOperator did.
-      for (const sub of existing.tis) if (sub.state !== 'success') resetTi(existing, sub)
-      requeue(existing)
-      appendLog(ti, ti.try_number, 'info', `Re-running sub-DAG ${subDagId} run ${existing.dag_run_id}`)
-      return
-    }
-    // spec/orchestrator.md §8.2: sub-DAG runs are `backfill_<YYYY-MM-DDTHH:MM:SS>` of the parent's logical date
-    const base = `backfill_${(run.logical_date ?? run.run_after).slice(0, 19)}`
-    let runId = base
-    for (let n = 2; runs.has(key(subDagId, runId)); n++) runId = `${base}_${n}`
-    const sub = createRun({
-      dag_id: subDagId,
-      dag_run_id: runId,
-      logical_date: run.logical_date,
-      run_after: run.run_after,
-      data_interval_start: run.data_interval_start,
-      data_interval_end: run.data_interval_end,
-      run_type: 'backfill',
-      triggered_by: 'operator',
-      triggering_user_name: run.triggering_user_name,
-      conf: run.conf,
-      note: null,
-      parent: { dag_id: run.dag_id, dag_run_id: run.dag_run_id, task_id: ti.task_id }
-    })
-    appendLog(ti, ti.try_number, 'info', `Running sub-DAG ${subDagId} run ${sub.dag_run_id}`)
-  }
-
-  function checkPlaceholder (run: RunRecord, ti: TaskInstanceRecord): void {
-    const sub = subRunOf(run, ti.task_id)
-    if (sub === undefined) {
-      appendLog(ti, ti.try_number, 'error', 'The sub-DAG run is gone')
-      endTry(ti, 'failed')
-      return
-    }
-    if (!FINISHED_RUN_STATES.has(sub.state)) return
-    appendLog(ti, ti.try_number, sub.state === 'success' ? 'info' : 'error', `Sub-DAG ${sub.dag_id} run ${sub.dag_run_id} ended ${sub.state}`)
-    endTry(ti, sub.state === 'success' ? 'success' : 'failed')
-    appendLog(ti, ti.try_number, 'info', `Marking task as ${sub.state === 'success' ? 'SUCCESS' : 'FAILED'}.`)
-  }
-
   // ---- the scheduler loop
 
   function newTry (run: RunRecord, ti: TaskInstanceRecord): void {
@@ -565,12 +506,8 @@ export function createEngine (options: EngineOptions) {
         ti.unixname = 'airflow'
         ti.pid = process.pid
         ti.updated_at = nowIso
-        if (def.kind === 'subdag') startSubRun(run, ti, def)
-        else launch(run, ti, def)
+        launch(run, ti, def)
         return true
-      case 'running':
-        if (def.kind === 'subdag') { checkPlaceholder(run, ti); return ti.state !== 'running' }
-        return false
       default:
         return false
     }
@@ -624,11 +561,11 @@ export function createEngine (options: EngineOptions) {
   function resetTi (run: RunRecord, ti: TaskInstanceRecord): void {
     const def = taskDefOf(run, ti.task_id)
     const now = isoNow()
-    if (ti.state === 'running' && def?.kind !== 'subdag') {
+    if (ti.state === 'running') {
       ti.state = 'restarting'
       stopExecution(ti)
     } else {
-      if (ti.state === 'running' || ti.state === 'deferred') endTry(ti, null)
+      if (ti.state === 'deferred') endTry(ti, null)
       if (ti.try_number > 0 && !ti.recorded && isFinished(ti.state)) {
         // the ended try keeps its outcome in history; the instance itself starts over with no state
         ti.history.push(tryFieldsOf(ti))
@@ -656,11 +593,6 @@ export function createEngine (options: EngineOptions) {
   function forceRunState (run: RunRecord, state: 'success' | 'failed'): void {
     const now = isoNow()
     for (const ti of run.tis) {
-      const def = taskDefOf(run, ti.task_id)
-      if (def?.kind === 'subdag') {
-        const sub = subRunOf(run, ti.task_id)
-        if (sub !== undefined && !FINISHED_RUN_STATES.has(sub.state)) forceRunState(sub, state)
-      }
       if (state === 'success') {
         if (ti.state === 'success') continue
         if (ti.state === 'running') { stopExecution(ti); appendLog(ti, ti.try_number, 'warning', 'State of this instance has been externally set to success. Terminating instance.') }
@@ -772,8 +704,7 @@ export function createEngine (options: EngineOptions) {
 
   function dagResponse (dagId: string): DAGResponse {
     const def = defOf(dagId)
-    // a sub-DAG is paused with its parent, as the scheduler treats it (and as Airflow's set_is_paused did for sub-DAGs)
-    const dag = { ...dags.get(dagId)!, is_paused: isPaused(dagId) }
+    const dag = dags.get(dagId)!
     return dagView(def, dag, { maxActiveRuns: options.maxActiveRuns, importErrors: options.importErrorDags.has(dagId) })
   }
 
@@ -836,6 +767,10 @@ export function createEngine (options: EngineOptions) {
       const runAfter = body.run_after != null ? new Date(body.run_after).toISOString() : logicalDate ?? now
       const runId = body.dag_run_id ?? `manual__${runAfter.replace('Z', '+00:00')}`
       if (runs.has(key(dagId, runId))) throw new Conflict(uniqueConstraintDetail('dag_run', requestId))
+      // Airflow 3.0–3.2 keep a unique key on (dag_id, logical_date) as well: a second run at the same date is refused
+      if (logicalDate !== null && [...runs.values()].some((r) => r.dag_id === dagId && r.logical_date === logicalDate)) {
+        throw new Conflict(uniqueConstraintDetail('dag_run', requestId, ['dag_id', 'logical_date']))
+      }
       const run = createRun({
         dag_id: dagId,
         dag_run_id: runId,
@@ -847,8 +782,7 @@ export function createEngine (options: EngineOptions) {
         triggered_by: 'rest_api',
         triggering_user_name: user,
         conf,
-        note: body.note ?? null,
-        parent: null
+        note: body.note ?? null
       })
       log({ dagId, runId, paused: dags.get(dagId)!.is_paused }, 'run triggered')
       changed()
@@ -1042,11 +976,6 @@ export function createEngine (options: EngineOptions) {
       const state = body.new_state
       if (state != null) {
         for (const ti of chosen) {
-          const def = taskDefOf(run, ti.task_id)
-          if (def?.kind === 'subdag') {
-            const sub = subRunOf(run, ti.task_id)
-            if (sub !== undefined && !FINISHED_RUN_STATES.has(sub.state) && state !== 'skipped') forceRunState(sub, state as 'success' | 'failed')
-          }
           if (ti.state === 'running' || ti.state === 'deferred') {
             stopExecution(ti)
             appendLog(ti, ti.try_number, 'warning', `State of this instance has been externally set to ${state}. Terminating instance.`)

@@ -28,12 +28,12 @@ export class Unprocessable extends Error {
   }
 }
 
-/** The 409 body Airflow gives for a duplicate key (spec/engine.md §6). */
-export function uniqueConstraintDetail (table: string, requestId: string): Record<string, unknown> {
+/** The 409 body Airflow gives for a duplicate key (spec/engine.md §6), naming the columns of the violated key. */
+export function uniqueConstraintDetail (table: string, requestId: string, columns: string[] = ['dag_id', 'run_id']): Record<string, unknown> {
   return {
     reason: 'Unique constraint violation',
     statement: `INSERT INTO ${table} (...) VALUES (...)`,
-    orig_error: `UNIQUE constraint failed: ${table}.dag_id, ${table}.run_id`,
+    orig_error: `UNIQUE constraint failed: ${columns.map((c) => `${table}.${c}`).join(', ')}`,
     message: `Serious error when handling your request. Check logs for more details - you will find it in api server when you look for ID ${requestId}`
   }
 }

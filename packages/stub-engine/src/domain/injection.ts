@@ -1,13 +1,14 @@
 // Failure injection: what a task should do on a given try, from the run's `conf.stub` and the environment.
 import type { StubConf } from '../schemas/stub.ts'
+import { taskName } from './workflows.ts'
 
 /** One environment rule: `[dag_id/]task_id[=N]`. */
 interface EnvRule { dagId: string | null, taskId: string, times: number }
 
 export interface InjectionRules { fail: EnvRule[], hang: EnvRule[] }
 
-/** Where a task sits: its DAG, the parent workflow for sub-DAG tasks, and the group (sub-DAG) name. */
-export interface TaskAddress { dagId: string, parentDagId: string | null, group: string | null, taskId: string }
+/** Where a task sits: its DAG and its engine task id (`<group>.<task>` inside a task group). */
+export interface TaskAddress { dagId: string, taskId: string }
 
 export interface TaskPlan {
   /** Tries (1-based) up to and including this number fail. */
@@ -27,12 +28,15 @@ export function parseRules (spec: string, what: string): EnvRule[] {
   })
 }
 
-const taskKeys = (address: TaskAddress): string[] =>
-  address.group === null ? [address.taskId] : [address.taskId, `${address.group}.${address.taskId}`]
+/** A rule names a task by its engine id (`drydock_build.prepare_site`) or by its bare name (`prepare_site`). */
+const taskKeys = (address: TaskAddress): string[] => {
+  const name = taskName(address.taskId)
+  return name === address.taskId ? [name] : [address.taskId, name]
+}
 
 function envMatch (rule: EnvRule, address: TaskAddress): boolean {
   if (!taskKeys(address).includes(rule.taskId)) return false
-  return rule.dagId === null || rule.dagId === address.dagId || rule.dagId === address.parentDagId
+  return rule.dagId === null || rule.dagId === address.dagId
 }
 
 function confValue<T> (table: Record<string, T> | undefined, address: TaskAddress): T | undefined {

@@ -41,8 +41,18 @@ export interface OperatorContext {
   pause: () => Promise<void>
   /** Other running site-action runs that forbid this one (the concurrency check). */
   concurrencyConflicts: () => string[]
-  /** Current state of another task of the same run (or of a sub-DAG placeholder). */
+  /** Current state of another task of the same run, by its engine task id. */
   taskState: (taskId: string) => TaskInstanceState | null | undefined
+}
+
+/**
+ * The tag `create_action_tag` writes (spec/orchestrator.md §8.3): failure when the armada build's last task or the
+ * Airflow upgrade branch ended failed or upstream_failed, else success.
+ */
+export function siteActionTag (taskState: (taskId: string) => TaskInstanceState | null | undefined): 'site-action-success' | 'site-action-failure' {
+  const watched = ['armada_build.armada_get_releases', 'upgrade_airflow', 'skip_upgrade_airflow']
+  const failed = watched.some((t) => ['failed', 'upstream_failed'].includes(taskState(t) ?? ''))
+  return failed ? 'site-action-failure' : 'site-action-success'
 }
 
 /** A task that ends in failure; the message is the log's error line. */
@@ -70,9 +80,25 @@ export function designRevision (conf: Record<string, unknown>): number | null {
   return match === null ? null : Number(match[1])
 }
 
+/** The workflows that act on the nodes named by the action (spec/orchestrator.md §3.1: targeted actions). */
+const TARGETED_DAGS: ReadonlySet<string> = new Set(['redeploy_server', 'relabel_nodes'])
+
+/**
+ * The nodes a task acts on. A targeted workflow reads `conf.action.parameters.target_nodes` as the real operators
+ * do: a comma-separated string they split. Anything else (a list, nothing) fails the task, as `.split(',')` fails
+ * there. Other workflows act on every node of the site.
+ */
 async function targetNodes (ctx: OperatorContext): Promise<string[]> {
-  const wanted = actionOf(ctx.conf).parameters?.target_nodes
-  if (Array.isArray(wanted) && wanted.length > 0) return wanted.filter((n): n is string => typeof n === 'string')
+  if (TARGETED_DAGS.has(ctx.address.dagId)) {
+    const wanted = actionOf(ctx.conf).parameters?.target_nodes
+    if (typeof wanted !== 'string') {
+      const got = wanted === undefined ? 'nothing' : Array.isArray(wanted) ? 'a list' : `a ${typeof wanted}`
+      throw new TaskFailure(`target_nodes must be a comma-separated string of node names, got ${got}: 'split' cannot be applied`)
+    }
+    const nodes = wanted.split(',').map((n) => n.trim()).filter((n) => n !== '')
+    if (nodes.length === 0) throw new TaskFailure('target_nodes names no node')
+    return nodes
+  }
   if (ctx.effects.site === null) return []
   return (await ctx.effects.site.listNodes(callContext(ctx.conf))).map((n) => n.hostname)
 }
@@ -95,7 +121,7 @@ function designLabels (documents: unknown[], node: string): Record<string, strin
   return null
 }
 
-const OPERATORS: Record<Exclude<TaskKind, 'subdag'>, (ctx: OperatorContext) => Promise<OperatorResult | undefined>> = {
+const OPERATORS: Record<TaskKind, (ctx: OperatorContext) => Promise<OperatorResult | undefined>> = {
   async log (ctx) {
     ctx.log(`${ctx.address.taskId}: simulated work (no component of this stack performs it)`)
     await ctx.pause()
@@ -216,9 +242,7 @@ const OPERATORS: Record<Exclude<TaskKind, 'subdag'>, (ctx: OperatorContext) => P
   },
 
   async create_action_tag (ctx) {
-    const watched = ['armada_build', 'upgrade_airflow', 'skip_upgrade_airflow']
-    const failed = watched.some((t) => ['failed', 'upstream_failed'].includes(ctx.taskState(t) ?? ''))
-    const tag = failed ? 'site-action-failure' : 'site-action-success'
+    const tag = siteActionTag(ctx.taskState)
     const committed = actionOf(ctx.conf).committed_rev_id
     const revision = typeof committed === 'number' ? committed : designRevision(ctx.conf)
     if (revision === null) { ctx.log(`No revision in conf: tag ${tag} not written`, 'warning'); return undefined }
@@ -236,6 +260,5 @@ const OPERATORS: Record<Exclude<TaskKind, 'subdag'>, (ctx: OperatorContext) => P
 }
 
 export async function runOperator (kind: TaskKind, ctx: OperatorContext): Promise<OperatorResult | undefined> {
-  if (kind === 'subdag') throw new Error('sub-DAG placeholders are run by the scheduler')
   return await OPERATORS[kind](ctx)
 }

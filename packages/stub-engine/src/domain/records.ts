@@ -71,8 +71,6 @@ export interface RunRecord {
   conf: Record<string, unknown>
   note: string | null
   updated_at: string
-  /** Set on sub-DAG runs: the parent run and its placeholder task. */
-  parent: { dag_id: string, dag_run_id: string, task_id: string } | null
   tis: TaskInstanceRecord[]
 }
 
@@ -90,6 +88,40 @@ export interface EngineSnapshot {
 }
 
 export const isoNow = (): string => new Date().toISOString()
+
+/** One exception of an Airflow 3 structured log's `error_detail`, with the frames of its traceback. */
+export interface ExceptionDetail {
+  exc_type: string
+  exc_value: string
+  exc_notes: string[]
+  syntax_error: null
+  is_cause: boolean
+  frames: Array<{ filename: string, lineno: number, name: string }>
+  is_group: boolean
+  exceptions: ExceptionDetail[]
+}
+
+/**
+ * The `error_detail` Airflow 3's task runner logs with "Task failed with exception": the exception raised by the
+ * operator's `execute`, and the frames from the task runner down to it (innermost last, as Python prints them).
+ */
+export function errorDetail (operator: string, message: string): ExceptionDetail[] {
+  const module = operator.replace(/Operator$/, '').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+  return [{
+    exc_type: 'AirflowException',
+    exc_value: message,
+    exc_notes: [],
+    syntax_error: null,
+    is_cause: false,
+    frames: [
+      { filename: '/home/airflow/.local/lib/python3.12/site-packages/airflow/sdk/execution_time/task_runner.py', lineno: 867, name: 'run' },
+      { filename: '/home/airflow/.local/lib/python3.12/site-packages/airflow/sdk/execution_time/task_runner.py', lineno: 1159, name: '_execute_task' },
+      { filename: `/opt/airflow/plugins/${module}_operator.py`, lineno: 112, name: 'execute' }
+    ],
+    is_group: false,
+    exceptions: []
+  }]
+}
 
 /** Seconds between two ISO instants, or null when either is missing. */
 export function seconds (start: string | null, end: string | null): number | null {
@@ -111,7 +143,7 @@ export function dagVersionView (dag: DagRecord): DagVersionResponse {
 }
 
 export function dagView (def: DagDef, dag: DagRecord, options: { maxActiveRuns: number, importErrors: boolean }): DAGResponse {
-  const file = `${(def.parent ?? def.dag_id)}.py`
+  const file = `${def.dag_id}.py`
   return {
     dag_id: def.dag_id,
     dag_display_name: def.dag_id,

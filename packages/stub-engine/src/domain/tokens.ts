@@ -19,22 +19,34 @@ export function signJwt (secret: string, subject: string, role: string, ttlS: nu
   return `${head}.${sign(secret, head)}`
 }
 
-/** The claims of a valid, unexpired token; null for anything else (bad shape, signature or `exp`). */
-export function verifyJwt (secret: string, token: string, nowMs = Date.now()): AccessClaims | null {
+/**
+ * What a bearer token is worth, as Airflow 3.1's JWT validator judges it: the claims of a good token; `expired` for
+ * a token this server signed whose `exp` has passed; `invalid` for anything else (bad shape, another secret).
+ */
+export type JwtCheck = { claims: AccessClaims } | { problem: 'expired' | 'invalid' }
+
+export function checkJwt (secret: string, token: string, nowMs = Date.now()): JwtCheck {
+  const invalid: JwtCheck = { problem: 'invalid' }
   const parts = token.split('.')
-  if (parts.length !== 3) return null
+  if (parts.length !== 3) return invalid
   const [header, payload, signature] = parts as [string, string, string]
-  if (!sameSignature(sign(secret, `${header}.${payload}`), signature)) return null
+  if (!sameSignature(sign(secret, `${header}.${payload}`), signature)) return invalid
   try {
     const head = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown }
-    if (head.alg !== 'HS256') return null
+    if (head.alg !== 'HS256') return invalid
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<AccessClaims>
-    if (typeof claims.exp !== 'number' || claims.exp * 1000 <= nowMs) return null
-    if (typeof claims.sub !== 'string') return null
-    return claims as AccessClaims
+    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string') return invalid
+    if (claims.exp * 1000 <= nowMs) return { problem: 'expired' }
+    return { claims: claims as AccessClaims }
   } catch {
-    return null
+    return invalid
   }
+}
+
+/** The claims of a valid, unexpired token; null for anything else. */
+export function verifyJwt (secret: string, token: string, nowMs = Date.now()): AccessClaims | null {
+  const checked = checkJwt(secret, token, nowMs)
+  return 'claims' in checked ? checked.claims : null
 }
 
 /** A continuation token: the position reached in one try's log, signed so that foreign tokens are refused. */

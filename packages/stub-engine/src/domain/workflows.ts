@@ -1,23 +1,23 @@
-// The six site workflows as data, in the sub-workflow (legacy sub-DAG) form of spec/orchestrator.md §8.2:
-// a group is one SubDagOperator task in its parent and its tasks run in a run of the DAG `<parent>.<group>`.
+// The six site workflows as data, in the shape Airflow 3 runs them (spec/orchestrator.md §8.1): one DAG each, whose
+// grouped tasks are named `<group>.<task>` (task groups; there are no sub-DAGs in Airflow 3). A task that depends on a
+// group depends on the group's last tasks; a group that depends on a task starts every one of its first tasks after it.
 
 export type TriggerRule = 'all_success' | 'all_done' | 'none_failed' | 'one_success'
 
 /** What a task does when it runs (see operators.ts). */
 export type TaskKind =
-  | 'log' | 'concurrency_check' | 'subdag' | 'branch_upgrade' | 'preflight' | 'rendered_doc'
+  | 'log' | 'concurrency_check' | 'branch_upgrade' | 'preflight' | 'rendered_doc'
   | 'deckhand_validate' | 'promenade_validate' | 'verify_site' | 'verify_nodes_exist' | 'deploy_nodes'
   | 'destroy_nodes' | 'relabel_nodes' | 'create_action_tag' | 'deployment_status'
 
 export interface TaskDef {
+  /** The engine's task id: `<group>.<name>` inside a task group, else the name. */
   task_id: string
   operator: string
   upstream: string[]
   trigger_rule: TriggerRule
   retries: number
   kind: TaskKind
-  /** For a SubDagOperator: the sub-DAG it runs. */
-  subdag?: string
   /** Downstream tasks a branch chooses between. */
   branches?: string[]
 }
@@ -25,182 +25,194 @@ export interface TaskDef {
 export interface DagDef {
   dag_id: string
   description: string
-  /** Set on sub-DAGs: the workflow whose placeholder task runs them. */
-  parent?: string
-  /** In definition (= step index) order. */
+  /** In the order the workflow file defines them. */
   tasks: TaskDef[]
 }
 
 /** DAGs that may not run side by side (the `dag_concurrency_check` step, spec/engine.md §8.3). */
 export const SITE_ACTION_DAGS: ReadonlySet<string> = new Set(['deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes'])
 
-interface TaskOptions { rule?: TriggerRule, retries?: number, subdag?: string, branches?: string[] }
+/** The task's own name: its id without the group prefix. */
+export const taskName = (taskId: string): string => taskId.slice(taskId.lastIndexOf('.') + 1)
+
+/** The task's group, or null for a task outside any group. */
+export const groupOf = (taskId: string): string | null => taskId.includes('.') ? taskId.slice(0, taskId.lastIndexOf('.')) : null
+
+interface TaskOptions { rule?: TriggerRule, retries?: number, branches?: string[] }
 
 function task (taskId: string, operator: string, kind: TaskKind, upstream: string[] = [], options: TaskOptions = {}): TaskDef {
   const def: TaskDef = { task_id: taskId, operator, upstream, trigger_rule: options.rule ?? 'all_success', retries: options.retries ?? 0, kind }
-  if (options.subdag !== undefined) def.subdag = options.subdag
   if (options.branches !== undefined) def.branches = options.branches
   return def
 }
 
+/** Each task after the first depends on the one before it. */
 const chain = (tasks: TaskDef[]): TaskDef[] => tasks.map((t, i) => i === 0 ? t : { ...t, upstream: [tasks[i - 1]!.task_id] })
 
-// Sub-workflow bodies, by group name.
-const GROUPS = {
-  preflight: () => [task('ucp_preflight_check', 'UcpHealthCheckOperator', 'preflight')],
-  validate4: () => [
-    task('deckhand_validate_site_design', 'DeckhandValidateSiteDesignOperator', 'deckhand_validate', [], { retries: 1 }),
-    task('drydock_validate_site_design', 'DrydockValidateDesignOperator', 'log', [], { retries: 1 }),
-    task('promenade_validate_site_design', 'PromenadeValidateSiteDesignOperator', 'promenade_validate', [], { retries: 1 }),
-    task('armada_validate_site_design', 'ArmadaValidateDesignOperator', 'log', [], { retries: 1 })
-  ],
-  drydockDeploy: () => chain([
-    task('verify_site', 'DrydockVerifySiteOperator', 'verify_site'),
-    task('prepare_site', 'DrydockPrepareSiteOperator', 'verify_site'),
-    task('prepare_and_deploy_nodes', 'DrydockNodesOperator', 'deploy_nodes')
-  ]),
-  drydockUpdate: () => chain([
+/**
+ * A task group: its tasks renamed `<name>.<task>` (their dependencies inside the group too), and the tasks with no
+ * upstream inside the group made to wait for `upstream`. `order` optionally lists the definition order of the
+ * renamed tasks when it differs from the dependency chain (update_site's drydock_build).
+ */
+function group (name: string, tasks: TaskDef[], upstream: string[] = [], order?: string[]): TaskDef[] {
+  const inside = new Set(tasks.map((t) => t.task_id))
+  const renamed = tasks.map((t) => ({
+    ...t,
+    task_id: `${name}.${t.task_id}`,
+    upstream: t.upstream.length === 0 ? [...upstream] : t.upstream.map((u) => inside.has(u) ? `${name}.${u}` : u)
+  }))
+  if (order === undefined) return renamed
+  return order.map((id) => renamed.find((t) => t.task_id === `${name}.${id}`)!)
+}
+
+/** The tasks of a group that nothing inside the group waits for: what a task downstream of the group waits for. */
+function lastOf (tasks: TaskDef[]): string[] {
+  const waitedFor = new Set(tasks.flatMap((t) => t.upstream))
+  return tasks.filter((t) => !waitedFor.has(t.task_id)).map((t) => t.task_id)
+}
+
+const preflight = (upstream: string[]): TaskDef[] =>
+  group('preflight', [task('ucp_preflight_check', 'UcpHealthCheckOperator', 'preflight')], upstream)
+
+type Validator = 'deckhand' | 'drydock' | 'promenade' | 'armada'
+const VALIDATORS: Record<Validator, () => TaskDef> = {
+  deckhand: () => task('deckhand_validate_site_design', 'DeckhandValidateSiteDesignOperator', 'deckhand_validate', [], { retries: 1 }),
+  drydock: () => task('drydock_validate_site_design', 'DrydockValidateDesignOperator', 'log', [], { retries: 1 }),
+  promenade: () => task('promenade_validate_site_design', 'PromenadeValidateSiteDesignOperator', 'promenade_validate', [], { retries: 1 }),
+  armada: () => task('armada_validate_site_design', 'ArmadaValidateDesignOperator', 'log', [], { retries: 1 })
+}
+const validateSiteDesign = (which: Validator[], upstream: string[]): TaskDef[] =>
+  group('validate_site_design', which.map((v) => VALIDATORS[v]()), upstream)
+
+const drydockBuild = (upstream: string[], withNodeCheck: boolean): TaskDef[] => withNodeCheck
+  ? group('drydock_build', chain([
     task('verify_site', 'DrydockVerifySiteOperator', 'verify_site'),
     task('prepare_site', 'DrydockPrepareSiteOperator', 'verify_site'),
     task('verify_nodes_exist', 'DrydockVerifyNodesExistOperator', 'verify_nodes_exist'),
     task('prepare_and_deploy_nodes', 'DrydockNodesOperator', 'deploy_nodes')
-  ]),
-  armada: () => chain([
-    task('armada_post_apply', 'ArmadaPostApplyOperator', 'log', [], { retries: 5 }),
-    task('armada_get_releases', 'ArmadaGetReleasesOperator', 'log')
-  ])
-}
+  ]), upstream, ['verify_nodes_exist', 'verify_site', 'prepare_site', 'prepare_and_deploy_nodes'])
+  : group('drydock_build', chain([
+    task('verify_site', 'DrydockVerifySiteOperator', 'verify_site'),
+    task('prepare_site', 'DrydockPrepareSiteOperator', 'verify_site'),
+    task('prepare_and_deploy_nodes', 'DrydockNodesOperator', 'deploy_nodes')
+  ]), upstream)
 
-const subdag = (parent: string, group: string, upstream: string[]) =>
-  task(group, 'SubDagOperator', 'subdag', upstream, { subdag: `${parent}.${group}` })
+const armadaBuild = (upstream: string[]): TaskDef[] => group('armada_build', chain([
+  task('armada_post_apply', 'ArmadaPostApplyOperator', 'log', [], { retries: 5 }),
+  task('armada_get_releases', 'ArmadaGetReleasesOperator', 'log')
+]), upstream)
 
-const upgradeTail = (after: string): TaskDef[] => [
-  task('decide_airflow_upgrade', 'BranchPythonOperator', 'branch_upgrade', [after], { branches: ['upgrade_airflow', 'skip_upgrade_airflow'] }),
-  task('upgrade_airflow', 'BashOperator', 'log', ['decide_airflow_upgrade']),
-  task('skip_upgrade_airflow', 'BashOperator', 'log', ['decide_airflow_upgrade']),
-  task('create_action_tag', 'DeckhandCreateSiteActionTagOperator', 'create_action_tag', ['upgrade_airflow', 'skip_upgrade_airflow'], { rule: 'all_done' }),
+/** The tail that tags the revision and writes the final status: both run whatever happened before them. */
+const tagAndStatus = (upstream: string[]): TaskDef[] => [
+  task('create_action_tag', 'DeckhandCreateSiteActionTagOperator', 'create_action_tag', upstream, { rule: 'all_done' }),
   task('final_deployment_status', 'DeploymentStatusOperator', 'deployment_status', ['create_action_tag'], { rule: 'all_done' })
 ]
 
-function deployLike (dagId: 'deploy_site' | 'update_site'): Array<DagDef> {
-  const parent: TaskDef[] = [
-    task('action_xcom', 'PythonOperator', 'log'),
-    task('dag_concurrency_check', 'ConcurrencyCheckOperator', 'concurrency_check'),
-    subdag(dagId, 'preflight', ['action_xcom']),
-    task('deployment_configuration', 'DeploymentConfigurationOperator', 'log', ['action_xcom']),
-    task('get_rendered_doc', 'DeckhandRetrieveRenderedDocOperator', 'rendered_doc', ['deployment_configuration']),
-    subdag(dagId, 'validate_site_design', ['preflight', 'get_rendered_doc', 'dag_concurrency_check', 'deployment_configuration']),
-    task('deployment_status', 'DeploymentStatusOperator', 'deployment_status', ['get_rendered_doc', 'dag_concurrency_check']),
-    subdag(dagId, 'drydock_build', ['validate_site_design']),
-    subdag(dagId, 'armada_build', ['drydock_build']),
-    ...(dagId === 'deploy_site'
-      ? [
-          task('create_action_tag', 'DeckhandCreateSiteActionTagOperator', 'create_action_tag', ['armada_build'], { rule: 'all_done' }),
-          task('final_deployment_status', 'DeploymentStatusOperator', 'deployment_status', ['create_action_tag'], { rule: 'all_done' })
-        ]
-      : upgradeTail('armada_build'))
-  ]
-  return [
-    { dag_id: dagId, description: dagId === 'deploy_site' ? 'Deploy a site' : 'Update a deployed site', tasks: parent },
-    { dag_id: `${dagId}.preflight`, parent: dagId, description: 'Preflight checks', tasks: GROUPS.preflight() },
-    { dag_id: `${dagId}.validate_site_design`, parent: dagId, description: 'Site design validation', tasks: GROUPS.validate4() },
-    { dag_id: `${dagId}.drydock_build`, parent: dagId, description: 'Node provisioning', tasks: dagId === 'deploy_site' ? GROUPS.drydockDeploy() : GROUPS.drydockUpdate() },
-    { dag_id: `${dagId}.armada_build`, parent: dagId, description: 'Software deployment', tasks: GROUPS.armada() }
-  ]
+const upgradeTail = (after: string[]): TaskDef[] => [
+  task('decide_airflow_upgrade', 'BranchPythonOperator', 'branch_upgrade', after, { branches: ['upgrade_airflow', 'skip_upgrade_airflow'] }),
+  task('upgrade_airflow', 'BashOperator', 'log', ['decide_airflow_upgrade']),
+  task('skip_upgrade_airflow', 'BashOperator', 'log', ['decide_airflow_upgrade']),
+  ...tagAndStatus(['upgrade_airflow', 'skip_upgrade_airflow'])
+]
+
+const actionXcom = (): TaskDef => task('action_xcom', 'PythonOperator', 'log')
+const concurrencyCheck = (upstream: string[] = []): TaskDef => task('dag_concurrency_check', 'ConcurrencyCheckOperator', 'concurrency_check', upstream)
+const deploymentConfiguration = (upstream: string[]): TaskDef => task('deployment_configuration', 'DeploymentConfigurationOperator', 'log', upstream)
+const renderedDoc = (upstream: string[]): TaskDef => task('get_rendered_doc', 'DeckhandRetrieveRenderedDocOperator', 'rendered_doc', upstream)
+const deploymentStatus = (upstream: string[]): TaskDef => task('deployment_status', 'DeploymentStatusOperator', 'deployment_status', upstream)
+
+function deployLike (dagId: 'deploy_site' | 'update_site'): DagDef {
+  const checks = preflight(['action_xcom'])
+  const validation = validateSiteDesign(['deckhand', 'drydock', 'promenade', 'armada'], [...lastOf(checks), 'get_rendered_doc', 'dag_concurrency_check', 'deployment_configuration'])
+  const build = drydockBuild(lastOf(validation), dagId === 'update_site')
+  const armada = armadaBuild(lastOf(build))
+  return {
+    dag_id: dagId,
+    description: dagId === 'deploy_site' ? 'Deploy a site' : 'Update a deployed site',
+    tasks: [
+      actionXcom(),
+      concurrencyCheck(),
+      ...checks,
+      renderedDoc(['deployment_configuration']),
+      deploymentConfiguration(['action_xcom']),
+      ...validation,
+      deploymentStatus(['get_rendered_doc', 'dag_concurrency_check']),
+      ...build,
+      ...armada,
+      ...(dagId === 'deploy_site' ? tagAndStatus(lastOf(armada)) : upgradeTail(lastOf(armada)))
+    ]
+  }
 }
 
-function updateSoftware (): DagDef[] {
-  const id = 'update_software'
-  return [
-    {
-      dag_id: id,
-      description: 'Update the software of a deployed site',
-      tasks: [
-        task('action_xcom', 'PythonOperator', 'log'),
-        task('dag_concurrency_check', 'ConcurrencyCheckOperator', 'concurrency_check'),
-        task('deployment_configuration', 'DeploymentConfigurationOperator', 'log', ['action_xcom']),
-        subdag(id, 'validate_site_design', ['dag_concurrency_check', 'deployment_configuration']),
-        task('deployment_status', 'DeploymentStatusOperator', 'deployment_status', ['dag_concurrency_check']),
-        subdag(id, 'armada_build', ['validate_site_design']),
-        ...upgradeTail('armada_build')
-      ]
-    },
-    {
-      dag_id: `${id}.validate_site_design`,
-      parent: id,
-      description: 'Site design validation',
-      tasks: GROUPS.validate4().filter((t) => t.task_id.startsWith('deckhand') || t.task_id.startsWith('armada'))
-    },
-    { dag_id: `${id}.armada_build`, parent: id, description: 'Software deployment', tasks: GROUPS.armada() }
-  ]
+function updateSoftware (): DagDef {
+  const validation = validateSiteDesign(['deckhand', 'armada'], ['dag_concurrency_check', 'deployment_configuration'])
+  const armada = armadaBuild(lastOf(validation))
+  return {
+    dag_id: 'update_software',
+    description: 'Update the software of a deployed site',
+    tasks: [
+      actionXcom(),
+      concurrencyCheck(),
+      deploymentConfiguration(['action_xcom']),
+      ...validation,
+      deploymentStatus(['dag_concurrency_check']),
+      ...armada,
+      ...upgradeTail(lastOf(armada))
+    ]
+  }
 }
 
-function redeployServer (): DagDef[] {
-  const id = 'redeploy_server'
-  return [
-    {
-      dag_id: id,
-      description: 'Redeploy target nodes',
-      tasks: [
-        task('action_xcom', 'PythonOperator', 'log'),
-        task('dag_concurrency_check', 'ConcurrencyCheckOperator', 'concurrency_check'),
-        task('deployment_configuration', 'DeploymentConfigurationOperator', 'log', ['action_xcom']),
-        subdag(id, 'validate_site_design', ['dag_concurrency_check', 'deployment_configuration']),
-        task('destroy_nodes', 'DrydockDestroyNodeOperator', 'destroy_nodes', ['validate_site_design']),
-        subdag(id, 'drydock_build', ['destroy_nodes'])
-      ]
-    },
-    {
-      dag_id: `${id}.validate_site_design`,
-      parent: id,
-      description: 'Site design validation',
-      tasks: GROUPS.validate4().filter((t) => !t.task_id.startsWith('armada'))
-    },
-    { dag_id: `${id}.drydock_build`, parent: id, description: 'Node provisioning', tasks: GROUPS.drydockDeploy() }
-  ]
+function redeployServer (): DagDef {
+  const validation = validateSiteDesign(['deckhand', 'drydock', 'promenade'], ['dag_concurrency_check', 'deployment_configuration'])
+  return {
+    dag_id: 'redeploy_server',
+    description: 'Redeploy target nodes',
+    tasks: [
+      actionXcom(),
+      concurrencyCheck(),
+      deploymentConfiguration(['action_xcom']),
+      ...validation,
+      task('destroy_nodes', 'DrydockDestroyNodeOperator', 'destroy_nodes', lastOf(validation)),
+      ...drydockBuild(['destroy_nodes'], false)
+    ]
+  }
 }
 
-function relabelNodes (): DagDef[] {
-  const id = 'relabel_nodes'
-  return [
-    {
-      dag_id: id,
-      description: 'Relabel target nodes',
-      tasks: chain([
-        task('action_xcom', 'PythonOperator', 'log'),
-        task('dag_concurrency_check', 'ConcurrencyCheckOperator', 'concurrency_check'),
-        subdag(id, 'preflight', []),
-        task('get_rendered_doc', 'DeckhandRetrieveRenderedDocOperator', 'rendered_doc'),
-        task('deployment_configuration', 'DeploymentConfigurationOperator', 'log'),
-        subdag(id, 'validate_site_design', []),
-        task('relabel_nodes', 'DrydockRelabelNodesOperator', 'relabel_nodes')
-      ])
-    },
-    { dag_id: `${id}.preflight`, parent: id, description: 'Preflight checks', tasks: GROUPS.preflight() },
-    { dag_id: `${id}.validate_site_design`, parent: id, description: 'Site design validation', tasks: GROUPS.validate4() }
-  ]
+function relabelNodes (): DagDef {
+  const checks = preflight(['dag_concurrency_check'])
+  const validation = validateSiteDesign(['deckhand', 'drydock', 'promenade', 'armada'], ['deployment_configuration'])
+  return {
+    dag_id: 'relabel_nodes',
+    description: 'Relabel target nodes',
+    tasks: [
+      actionXcom(),
+      concurrencyCheck(['action_xcom']),
+      ...checks,
+      renderedDoc(lastOf(checks)),
+      deploymentConfiguration(['get_rendered_doc']),
+      ...validation,
+      task('relabel_nodes', 'DrydockRelabelNodesOperator', 'relabel_nodes', lastOf(validation))
+    ]
+  }
 }
 
-function testSite (): DagDef[] {
-  const id = 'test_site'
-  return [
-    {
-      dag_id: id,
-      description: 'Test the releases of a deployed site',
-      tasks: [
-        task('action_xcom', 'PythonOperator', 'log'),
-        subdag(id, 'preflight', ['action_xcom']),
-        task('deployment_configuration', 'DeploymentConfigurationOperator', 'log', ['action_xcom']),
-        task('armada_test_releases', 'ArmadaTestReleasesOperator', 'log', ['deployment_configuration', 'preflight'])
-      ]
-    },
-    { dag_id: `${id}.preflight`, parent: id, description: 'Preflight checks', tasks: GROUPS.preflight() }
-  ]
+function testSite (): DagDef {
+  const checks = preflight(['action_xcom'])
+  return {
+    dag_id: 'test_site',
+    description: 'Test the releases of a deployed site',
+    tasks: [
+      actionXcom(),
+      ...checks,
+      deploymentConfiguration(['action_xcom']),
+      task('armada_test_releases', 'ArmadaTestReleasesOperator', 'log', ['deployment_configuration', ...lastOf(checks)])
+    ]
+  }
 }
 
-/** Every DAG the stub knows: the six parents and their sub-DAGs. */
+/** Every DAG the stub knows: the six site workflows. */
 export function siteWorkflows (): DagDef[] {
-  return [...deployLike('deploy_site'), ...deployLike('update_site'), ...updateSoftware(), ...redeployServer(), ...relabelNodes(), ...testSite()]
+  return [deployLike('deploy_site'), deployLike('update_site'), updateSoftware(), redeployServer(), relabelNodes(), testSite()]
 }
 
 /** Airflow's default `downstream` weight rule: 1 + the number of tasks downstream of this one. */

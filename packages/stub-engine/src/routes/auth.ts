@@ -5,7 +5,7 @@ import { signJwt } from '../domain/tokens.ts'
 import { findUser } from '../domain/users.ts'
 import { checkBody, RawBody } from '../http/validate.ts'
 import { LoginBodySchema, type LoginBody } from '../schemas/airflow.ts'
-import type { AuthSettings } from '../app.ts'
+import type { AuthSettings } from '../http/auth.ts'
 
 export const authRoutes: FastifyPluginAsync<{ auth: AuthSettings }> = async (app, { auth }) => {
   function login (body: unknown, ttlS: number): { access_token: string } {

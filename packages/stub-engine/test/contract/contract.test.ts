@@ -50,7 +50,7 @@ describe.skipIf(!present)('contract: every endpoint against airflow-v2-rest-api.
     await expectStatus(200, 'GET', '/api/v2/dags?limit=100')
     await expectStatus(200, 'GET', '/api/v2/dags/test_site')
     await expectStatus(200, 'GET', '/api/v2/dags?dag_id_pattern=PREFLIGHT&paused=false&order_by=-dag_id')
-    await expectStatus(200, 'GET', '/api/v2/dags/test_site.preflight')
+    await expectStatus(404, 'GET', '/api/v2/dags/test_site.preflight')
     await expectStatus(404, 'GET', '/api/v2/dags/nope')
     await expectStatus(200, 'PATCH', '/api/v2/dags/test_site', { is_paused: false })
     await expectStatus(422, 'PATCH', '/api/v2/dags/test_site', { is_paused: false, owners: [] })

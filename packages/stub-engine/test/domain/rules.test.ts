@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseRules, planTask } from '../../src/domain/injection.ts'
 import { readiness, runOutcome } from '../../src/domain/scheduler-rules.ts'
-import { readLogToken, signJwt, signLogToken, verifyJwt } from '../../src/domain/tokens.ts'
+import { checkJwt, readLogToken, signJwt, signLogToken, verifyJwt } from '../../src/domain/tokens.ts'
 import { findUser, parseUsers } from '../../src/domain/users.ts'
 import { leafTasks, siteWorkflows } from '../../src/domain/workflows.ts'
 import { loadConfig } from '../../src/config.ts'
@@ -36,7 +36,7 @@ describe('readiness (trigger rules)', () => {
 })
 
 describe('failure injection', () => {
-  const address = { dagId: 'deploy_site.drydock_build', parentDagId: 'deploy_site', group: 'drydock_build', taskId: 'prepare_site' }
+  const address = { dagId: 'deploy_site', taskId: 'drydock_build.prepare_site' }
   const none = { fail: [], hang: [] }
 
   it('reads [dag_id/]task_id[=N] rules and refuses malformed ones', () => {
@@ -47,7 +47,7 @@ describe('failure injection', () => {
     expect(() => parseRules('a=b=c', 'ENGINE_FAIL_TASKS')).toThrow(/ENGINE_FAIL_TASKS/)
   })
 
-  it('matches sub-DAG tasks by bare or group-qualified id and by parent or own DAG', () => {
+  it('matches grouped tasks by their engine id or their bare name, in any DAG or the named one', () => {
     expect(planTask(address, { fail: { 'drydock_build.prepare_site': 2 } }, none, 50).failTries).toBe(2)
     expect(planTask(address, { fail: { prepare_site: 'always' } }, none, 50).failTries).toBe(Number.POSITIVE_INFINITY)
     expect(planTask(address, undefined, { fail: parseRules('deploy_site/prepare_site=1', 'X'), hang: [] }, 50).failTries).toBe(1)
@@ -56,19 +56,23 @@ describe('failure injection', () => {
     expect(planTask(address, { task_ms: { prepare_site: 7 } }, none, 50).durationMs).toBe(7)
     expect(planTask(address, { task_ms: 3 }, none, 50).durationMs).toBe(3)
     expect(planTask(address, {}, none, 50)).toEqual({ failTries: 0, hang: false, skip: false, deferMs: null, durationMs: 50 })
+    expect(planTask(address, { fail: { 'armada_build.prepare_site': 1 } }, none, 50).failTries).toBe(0)
+    expect(planTask({ dagId: 'test_site', taskId: 'action_xcom' }, { fail: { action_xcom: 1 } }, none, 50).failTries).toBe(1)
   })
 })
 
 describe('tokens', () => {
-  it('verifies its own JWTs until exp and refuses tampered or foreign ones', () => {
+  it('verifies its own JWTs until exp; an expired one is told apart from one it cannot verify', () => {
     const now = Date.now()
     const token = signJwt('s', 'admin', 'ADMIN', 60, now)
     expect(verifyJwt('s', token, now)).toMatchObject({ sub: 'admin', role: 'ADMIN', exp: Math.floor(now / 1000) + 60 })
     expect(verifyJwt('s', token, now + 61_000)).toBeNull()
-    expect(verifyJwt('other', token, now)).toBeNull()
+    expect(checkJwt('s', token, now + 61_000)).toEqual({ problem: 'expired' })
+    expect(checkJwt('other', token, now)).toEqual({ problem: 'invalid' })
+    expect(checkJwt('other', token, now + 61_000)).toEqual({ problem: 'invalid' })
     const [h, , sig] = token.split('.')
     const forged = `${h}.${Buffer.from(JSON.stringify({ sub: 'x', exp: 9e9 })).toString('base64url')}.${sig}`
-    expect(verifyJwt('s', forged, now)).toBeNull()
+    expect(checkJwt('s', forged, now)).toEqual({ problem: 'invalid' })
   })
   it('round-trips log positions and refuses foreign tokens', () => {
     const token = signLogToken('s', { tiId: 't', tryNumber: 2, offset: 5 })
@@ -96,16 +100,52 @@ describe('users and config', () => {
 })
 
 describe('site workflows as data', () => {
-  it('has the step counts of spec/orchestrator.md §8.2 (parent tasks plus sub-DAG tasks)', () => {
-    const dags = siteWorkflows()
-    const count = (id: string) => dags.filter((d) => d.dag_id === id || d.parent === id).reduce((n, d) => n + d.tasks.length, 0)
-    expect(Object.fromEntries(['deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes', 'test_site'].map((id) => [id, count(id)]))).toEqual({
-      deploy_site: 21, update_site: 25, update_software: 15, redeploy_server: 12, relabel_nodes: 12, test_site: 5
+  const dags = siteWorkflows()
+  const dag = (id: string) => dags.find((d) => d.dag_id === id)!
+  const ids = (id: string) => dag(id).tasks.map((t) => t.task_id)
+  const upstreamOf = (id: string, taskId: string) => [...dag(id).tasks.find((t) => t.task_id === taskId)!.upstream].sort()
+
+  it('is the six workflows of spec/orchestrator.md §8.1 in the task-group shape: one DAG each, grouped tasks named <group>.<task>', () => {
+    expect(dags.map((d) => d.dag_id)).toEqual(['deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes', 'test_site'])
+    expect(ids('deploy_site')).toEqual([
+      'action_xcom', 'dag_concurrency_check', 'preflight.ucp_preflight_check', 'get_rendered_doc', 'deployment_configuration',
+      'validate_site_design.deckhand_validate_site_design', 'validate_site_design.drydock_validate_site_design',
+      'validate_site_design.promenade_validate_site_design', 'validate_site_design.armada_validate_site_design',
+      'deployment_status', 'drydock_build.verify_site', 'drydock_build.prepare_site', 'drydock_build.prepare_and_deploy_nodes',
+      'armada_build.armada_post_apply', 'armada_build.armada_get_releases', 'create_action_tag', 'final_deployment_status'
+    ])
+    expect(ids('update_site').filter((t) => t.startsWith('drydock_build.'))).toEqual([
+      'drydock_build.verify_nodes_exist', 'drydock_build.verify_site', 'drydock_build.prepare_site', 'drydock_build.prepare_and_deploy_nodes'
+    ])
+    expect(Object.fromEntries(dags.map((d) => [d.dag_id, d.tasks.length]))).toEqual({
+      deploy_site: 17, update_site: 21, update_software: 13, redeploy_server: 10, relabel_nodes: 10, test_site: 4
     })
-    for (const dag of dags) {
-      const ids = new Set(dag.tasks.map((t) => t.task_id))
-      for (const t of dag.tasks) for (const up of t.upstream) expect(ids.has(up), `${dag.dag_id}.${t.task_id} ← ${up}`).toBe(true)
+    for (const d of dags) {
+      const known = new Set(d.tasks.map((t) => t.task_id))
+      expect(known.size, d.dag_id).toBe(d.tasks.length)
+      for (const t of d.tasks) for (const up of t.upstream) expect(known.has(up), `${d.dag_id}: ${t.task_id} ← ${up}`).toBe(true)
+      expect(d.tasks.some((t) => t.operator === 'SubDagOperator'), d.dag_id).toBe(false)
     }
-    expect(leafTasks(dags.find((d) => d.dag_id === 'deploy_site')!)).toEqual(new Set(['deployment_status', 'final_deployment_status']))
+  })
+
+  it('has the dependencies, trigger rules, retries and leaves of §8.1', () => {
+    const validators = ids('deploy_site').filter((t) => t.startsWith('validate_site_design.'))
+    for (const v of validators) {
+      expect(upstreamOf('deploy_site', v)).toEqual(['dag_concurrency_check', 'deployment_configuration', 'get_rendered_doc', 'preflight.ucp_preflight_check'])
+      expect(dag('deploy_site').tasks.find((t) => t.task_id === v)!.retries).toBe(1)
+    }
+    expect(upstreamOf('deploy_site', 'drydock_build.verify_site')).toEqual([...validators].sort())
+    expect(upstreamOf('deploy_site', 'get_rendered_doc')).toEqual(['deployment_configuration'])
+    expect(upstreamOf('deploy_site', 'create_action_tag')).toEqual(['armada_build.armada_get_releases'])
+    expect(dag('deploy_site').tasks.find((t) => t.task_id === 'armada_build.armada_post_apply')!.retries).toBe(5)
+    expect(dag('deploy_site').tasks.filter((t) => t.trigger_rule === 'all_done').map((t) => t.task_id)).toEqual(['create_action_tag', 'final_deployment_status'])
+    expect(upstreamOf('update_site', 'drydock_build.verify_nodes_exist')).toEqual(['drydock_build.prepare_site'])
+    expect(upstreamOf('update_site', 'drydock_build.prepare_and_deploy_nodes')).toEqual(['drydock_build.verify_nodes_exist'])
+    expect(upstreamOf('update_site', 'create_action_tag')).toEqual(['skip_upgrade_airflow', 'upgrade_airflow'])
+    expect(upstreamOf('redeploy_server', 'drydock_build.verify_site')).toEqual(['destroy_nodes'])
+    expect(upstreamOf('relabel_nodes', 'relabel_nodes')).toHaveLength(4)
+    expect(upstreamOf('test_site', 'armada_test_releases')).toEqual(['deployment_configuration', 'preflight.ucp_preflight_check'])
+    expect(leafTasks(dag('deploy_site'))).toEqual(new Set(['deployment_status', 'final_deployment_status']))
+    expect(leafTasks(dag('redeploy_server'))).toEqual(new Set(['drydock_build.prepare_and_deploy_nodes']))
   })
 })

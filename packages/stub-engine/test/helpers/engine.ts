@@ -52,6 +52,13 @@ export async function client (url: string, token: string | undefined) {
   }
 }
 
+let lastDate = 0
+/** Now, as an ISO date later than any this helper gave before: a DAG's runs need distinct logical dates. */
+export function uniqueNow (): string {
+  lastDate = Math.max(Date.now(), lastDate + 1)
+  return new Date(lastDate).toISOString()
+}
+
 export async function startTestEngine (env: Record<string, string> = {}, effects?: SideEffects): Promise<TestEngine> {
   const config = loadConfig(baseEnv(env))
   const running = await startEngine(config, effects === undefined ? { logger: false } : { logger: false, effects })
@@ -82,7 +89,7 @@ export async function startTestEngine (env: Record<string, string> = {}, effects
       return reply.body.task_instances
     },
     async trigger (dagId, runId, conf = {}) {
-      return await call<DAGRunResponse>('POST', `/api/v2/dags/${encodeURIComponent(dagId)}/dagRuns`, { dag_run_id: runId, logical_date: new Date().toISOString(), conf })
+      return await call<DAGRunResponse>('POST', `/api/v2/dags/${encodeURIComponent(dagId)}/dagRuns`, { dag_run_id: runId, logical_date: uniqueNow(), conf })
     }
   }
   return engine

@@ -29,8 +29,8 @@ describe('pause and unpause (DAG-wide is_paused)', () => {
     await sleep(100)
     const held = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/P1')
     expect(held.body.state).toBe('running')
-    expect(stateOf(await engine.tis('test_site', 'P1'))).toEqual({ action_xcom: 'success', preflight: null, deployment_configuration: null, armada_test_releases: null })
-    expect((await engine.call('GET', '/api/v2/dags?paused=true')).body.dags.map((d: { dag_id: string }) => d.dag_id)).toEqual(['test_site', 'test_site.preflight'])
+    expect(stateOf(await engine.tis('test_site', 'P1'))).toEqual({ action_xcom: 'success', 'preflight.ucp_preflight_check': null, deployment_configuration: null, armada_test_releases: null })
+    expect((await engine.call('GET', '/api/v2/dags?paused=true')).body.dags.map((d: { dag_id: string }) => d.dag_id)).toEqual(['test_site'])
 
     const unpaused = await engine.call('PATCH', '/api/v2/dags/test_site', { is_paused: false })
     expect(unpaused.body.is_paused).toBe(false)
@@ -40,7 +40,6 @@ describe('pause and unpause (DAG-wide is_paused)', () => {
   it('starts DAGs paused by default: a triggered run waits in queued until the DAG is unpaused', async () => {
     const engine = await startTestEngine({ ENGINE_DAGS_PAUSED_AT_CREATION: 'true' })
     expect((await engine.call('GET', '/api/v2/dags/deploy_site')).body.is_paused).toBe(true)
-    expect((await engine.call('GET', '/api/v2/dags/deploy_site.preflight')).body.is_paused).toBe(true)
     const triggered = await engine.trigger('test_site', 'Q1')
     expect(triggered.status).toBe(200)
     await sleep(80)
@@ -51,20 +50,14 @@ describe('pause and unpause (DAG-wide is_paused)', () => {
     expect((await engine.waitRun('test_site', 'Q1')).state).toBe('success')
   })
 
-  it('reports a sub-DAG as paused while its parent is, in GET /dags/{dag_id} and in the paused filter', async () => {
+  it('knows no sub-DAGs: a group\'s dotted name is no DAG, and pausing one workflow pauses no other', async () => {
     const engine = await startTestEngine()
-    expect((await engine.call('GET', '/api/v2/dags/deploy_site.preflight')).body).toMatchObject({ dag_id: 'deploy_site.preflight', is_paused: false })
-    expect((await engine.call('PATCH', '/api/v2/dags/deploy_site', { is_paused: true })).status).toBe(200)
     const sub = await engine.call('GET', '/api/v2/dags/deploy_site.preflight')
-    expect(sub.status).toBe(200)
-    expect(sub.body).toMatchObject({ dag_id: 'deploy_site.preflight', is_paused: true })
+    expect(sub.status).toBe(404)
+    expect(sub.body).toEqual({ detail: 'Dag with id deploy_site.preflight was not found' })
+    expect((await engine.call('PATCH', '/api/v2/dags/deploy_site', { is_paused: true })).status).toBe(200)
     const paused = await engine.call('GET', '/api/v2/dags?paused=true')
-    expect(paused.status).toBe(200)
-    expect(paused.body.dags.map((d: { dag_id: string, is_paused: boolean }) => [d.dag_id, d.is_paused])).toEqual([
-      ['deploy_site', true], ['deploy_site.armada_build', true], ['deploy_site.drydock_build', true], ['deploy_site.preflight', true], ['deploy_site.validate_site_design', true]
-    ])
-    await engine.call('PATCH', '/api/v2/dags/deploy_site', { is_paused: false })
-    expect((await engine.call('GET', '/api/v2/dags/deploy_site.preflight')).body.is_paused).toBe(false)
+    expect(paused.body.dags.map((d: { dag_id: string, is_paused: boolean }) => [d.dag_id, d.is_paused])).toEqual([['deploy_site', true]])
   })
 
   it('keeps runs beyond max_active_runs queued until a slot frees', async () => {
@@ -201,7 +194,7 @@ describe('PATCH a task instance of a finished run (set_task_instance_state)', ()
     expect(marked.body).toMatchObject({ total_entries: 1, task_instances: [{ task_id: 'deployment_configuration', state: 'success', try_number: 1 }] })
     const requeued = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/T2')
     expect(requeued.body).toMatchObject({ state: 'queued', end_date: null })
-    expect(stateOf(await engine.tis('test_site', 'T2'))).toEqual({ action_xcom: 'success', preflight: 'success', deployment_configuration: 'success', armada_test_releases: null })
+    expect(stateOf(await engine.tis('test_site', 'T2'))).toEqual({ action_xcom: 'success', 'preflight.ucp_preflight_check': 'success', deployment_configuration: 'success', armada_test_releases: null })
 
     await engine.call('PATCH', '/api/v2/dags/test_site', { is_paused: false })
     expect((await engine.waitRun('test_site', 'T2')).state).toBe('success')

@@ -1,5 +1,5 @@
 // Run and task-instance state machines over HTTP (spec/engine.md §8.4, §8.5): success, retries with per-try
-// logs, upstream_failed, sub-workflows, mapping, deferral, branches and the concurrency check.
+// logs, upstream_failed, task groups, mapping, deferral, branches and the concurrency check.
 import { describe, expect, it } from 'vitest'
 import { DAG_RUN_STATES, TASK_INSTANCE_STATES, type TaskInstanceHistoryResponse } from '../../src/schemas/airflow.ts'
 import { startTestEngine, stateOf } from '../helpers/engine.ts'
@@ -8,7 +8,7 @@ const LOG = (dag: string, run: string, task: string, tryNumber: number) =>
   `/api/v2/dags/${dag}/dagRuns/${run}/taskInstances/${task}/logs/${tryNumber}?full_content=true`
 
 describe('a site workflow run', () => {
-  it('goes queued → running → success, runs every task once and the sub-workflows as their own runs', async () => {
+  it('goes queued → running → success as one run whose grouped tasks are named <group>.<task>, each run once', async () => {
     const engine = await startTestEngine()
     const conf = { action: { id: 'A1', name: 'deploy_site', parameters: {} } }
     const triggered = await engine.trigger('deploy_site', 'A1', conf)
@@ -24,24 +24,22 @@ describe('a site workflow run', () => {
 
     const tis = await engine.tis('deploy_site', 'A1')
     expect(tis.map((t) => t.task_id)).toEqual([
-      'action_xcom', 'dag_concurrency_check', 'preflight', 'deployment_configuration', 'get_rendered_doc', 'validate_site_design',
-      'deployment_status', 'drydock_build', 'armada_build', 'create_action_tag', 'final_deployment_status'
+      'action_xcom', 'dag_concurrency_check', 'preflight.ucp_preflight_check', 'get_rendered_doc', 'deployment_configuration',
+      'validate_site_design.deckhand_validate_site_design', 'validate_site_design.drydock_validate_site_design',
+      'validate_site_design.promenade_validate_site_design', 'validate_site_design.armada_validate_site_design',
+      'deployment_status', 'drydock_build.verify_site', 'drydock_build.prepare_site', 'drydock_build.prepare_and_deploy_nodes',
+      'armada_build.armada_post_apply', 'armada_build.armada_get_releases', 'create_action_tag', 'final_deployment_status'
     ])
     expect(new Set(tis.map((t) => t.state))).toEqual(new Set(['success']))
-    expect(tis.every((t) => t.try_number === 1 && t.max_tries === 0 && t.map_index === -1)).toBe(true)
-    expect(tis.find((t) => t.task_id === 'drydock_build')).toMatchObject({ operator: 'SubDagOperator', executor_config: '{}' })
+    expect(tis.every((t) => t.try_number === 1 && t.map_index === -1 && t.dag_run_id === 'A1')).toBe(true)
+    expect(tis.find((t) => t.task_id === 'drydock_build.prepare_site')).toMatchObject({ operator: 'DrydockPrepareSiteOperator', max_tries: 0, executor_config: '{}' })
+    expect(tis.find((t) => t.task_id === 'armada_build.armada_post_apply')!.max_tries).toBe(5)
 
-    const subRuns = await engine.call('GET', '/api/v2/dags/~/dagRuns?run_type=backfill&limit=50')
-    expect(subRuns.status).toBe(200)
-    expect(subRuns.body.dag_runs.map((r: { dag_id: string }) => r.dag_id).sort()).toEqual([
-      'deploy_site.armada_build', 'deploy_site.drydock_build', 'deploy_site.preflight', 'deploy_site.validate_site_design'
-    ])
-    for (const sub of subRuns.body.dag_runs) {
-      expect(sub).toMatchObject({ state: 'success', triggered_by: 'operator', logical_date: run.logical_date, conf })
-      expect(sub.dag_run_id).toBe(`backfill_${run.logical_date!.slice(0, 19)}`)
-    }
-    const drydock = await engine.tis('deploy_site.drydock_build', subRuns.body.dag_runs.find((r: { dag_id: string }) => r.dag_id === 'deploy_site.drydock_build').dag_run_id)
-    expect(stateOf(drydock)).toEqual({ verify_site: 'success', prepare_site: 'success', prepare_and_deploy_nodes: 'success' })
+    // Airflow 3 has no sub-DAGs: no other DAG, no other run
+    const dags = await engine.call('GET', '/api/v2/dags?limit=100')
+    expect(dags.body.dags.map((d: { dag_id: string }) => d.dag_id).sort()).toEqual(['deploy_site', 'redeploy_server', 'relabel_nodes', 'test_site', 'update_site', 'update_software'])
+    const runs = await engine.call('GET', '/api/v2/dags/~/dagRuns?limit=50')
+    expect(runs.body.dag_runs.map((r: { dag_run_id: string }) => r.dag_run_id)).toEqual(['A1'])
   })
 
   it('only ever shows DagRunState and TaskInstanceState values, and passes through running', async () => {
@@ -108,25 +106,36 @@ describe('a site workflow run', () => {
     expect(stateOf(await engine.tis('relabel_nodes', 'F1'))).toEqual({
       action_xcom: 'success',
       dag_concurrency_check: 'success',
-      preflight: 'success',
+      'preflight.ucp_preflight_check': 'success',
       get_rendered_doc: 'failed',
       deployment_configuration: 'upstream_failed',
-      validate_site_design: 'upstream_failed',
+      'validate_site_design.deckhand_validate_site_design': 'upstream_failed',
+      'validate_site_design.drydock_validate_site_design': 'upstream_failed',
+      'validate_site_design.promenade_validate_site_design': 'upstream_failed',
+      'validate_site_design.armada_validate_site_design': 'upstream_failed',
       relabel_nodes: 'upstream_failed'
     })
     const log = await engine.call('GET', LOG('relabel_nodes', 'F1', 'get_rendered_doc', 1))
     expect(log.body.content.at(-1).event).toMatch(/^Marking task as FAILED/)
+    // as Airflow 3's structured logs: the exception with its frames, beside timestamp, level and event
+    const failure = log.body.content.find((l: { event: string }) => l.event === 'Task failed with exception')
+    expect(failure).toMatchObject({ level: 'error', logger: 'task', timestamp: expect.any(String) })
+    expect(failure.error_detail).toEqual([expect.objectContaining({
+      exc_type: 'AirflowException',
+      exc_value: 'Injected failure of try 1',
+      frames: expect.arrayContaining([expect.objectContaining({ filename: expect.stringMatching(/\.py$/), lineno: expect.any(Number), name: 'execute' })])
+    })])
   })
 
-  it('fails a sub-workflow placeholder when a task of its sub-DAG fails', async () => {
+  it('fails the tasks downstream of a failed grouped task, and the run by its leaves', async () => {
     const engine = await startTestEngine()
     await engine.trigger('test_site', 'P1', { stub: { fail: { 'preflight.ucp_preflight_check': 'always' } } })
     expect((await engine.waitRun('test_site', 'P1')).state).toBe('failed')
-    expect(stateOf(await engine.tis('test_site', 'P1'))).toMatchObject({ preflight: 'failed', armada_test_releases: 'upstream_failed' })
-    const subs = await engine.call('GET', '/api/v2/dags/test_site.preflight/dagRuns')
-    expect(subs.body.dag_runs).toHaveLength(1)
-    expect(subs.body.dag_runs[0].state).toBe('failed')
-    expect(stateOf(await engine.tis('test_site.preflight', subs.body.dag_runs[0].dag_run_id))).toEqual({ ucp_preflight_check: 'failed' })
+    expect(stateOf(await engine.tis('test_site', 'P1'))).toEqual({
+      action_xcom: 'success', 'preflight.ucp_preflight_check': 'failed', deployment_configuration: 'success', armada_test_releases: 'upstream_failed'
+    })
+    const log = await engine.call('GET', LOG('test_site', 'P1', 'preflight.ucp_preflight_check', 1))
+    expect(log.body.content[0].sources[0]).toContain('task_id=preflight.ucp_preflight_check/attempt=1.log')
   })
 
   it('models the all_done tail: a failed build still ends in a successful deploy_site run', async () => {
@@ -134,7 +143,13 @@ describe('a site workflow run', () => {
     await engine.trigger('deploy_site', 'T1', { stub: { fail: { prepare_site: 'always' } } })
     expect((await engine.waitRun('deploy_site', 'T1')).state).toBe('success')
     expect(stateOf(await engine.tis('deploy_site', 'T1'))).toMatchObject({
-      drydock_build: 'failed', armada_build: 'upstream_failed', create_action_tag: 'success', final_deployment_status: 'success'
+      'drydock_build.verify_site': 'success',
+      'drydock_build.prepare_site': 'failed',
+      'drydock_build.prepare_and_deploy_nodes': 'upstream_failed',
+      'armada_build.armada_post_apply': 'upstream_failed',
+      'armada_build.armada_get_releases': 'upstream_failed',
+      create_action_tag: 'success',
+      final_deployment_status: 'success'
     })
   })
 
@@ -157,7 +172,9 @@ describe('a site workflow run', () => {
     }
     await engine.trigger('update_software', 'C2')
     expect((await engine.waitRun('update_software', 'C2')).state).toBe('failed')
-    expect(stateOf(await engine.tis('update_software', 'C2'))).toMatchObject({ dag_concurrency_check: 'failed', deployment_status: 'upstream_failed', validate_site_design: 'upstream_failed' })
+    expect(stateOf(await engine.tis('update_software', 'C2'))).toMatchObject({
+      dag_concurrency_check: 'failed', deployment_status: 'upstream_failed', 'validate_site_design.deckhand_validate_site_design': 'upstream_failed'
+    })
     const log = await engine.call('GET', LOG('update_software', 'C2', 'dag_concurrency_check', 1))
     expect(log.body.content.map((l: { event: string }) => l.event).join('\n')).toContain('deploy_site/C1')
     const stopped = await engine.call('PATCH', '/api/v2/dags/deploy_site/dagRuns/C1', { state: 'failed' })
@@ -209,8 +226,8 @@ describe('a site workflow run', () => {
     const engine = await startTestEngine({ ENGINE_FAIL_TASKS: 'test_site/armada_test_releases, deploy_site/armada_test_releases=5, ucp_preflight_check=1' })
     await engine.trigger('test_site', 'E1', { stub: { retries: { ucp_preflight_check: 1 } } })
     expect((await engine.waitRun('test_site', 'E1')).state).toBe('failed')
-    expect(stateOf(await engine.tis('test_site', 'E1'))).toMatchObject({ preflight: 'success', armada_test_releases: 'failed' })
-    const sub = (await engine.call('GET', '/api/v2/dags/test_site.preflight/dagRuns')).body.dag_runs[0]
-    expect((await engine.tis('test_site.preflight', sub.dag_run_id))[0]).toMatchObject({ state: 'success', try_number: 2 })
+    const tis = await engine.tis('test_site', 'E1')
+    expect(stateOf(tis)).toMatchObject({ 'preflight.ucp_preflight_check': 'success', armada_test_releases: 'failed' })
+    expect(tis.find((t) => t.task_id === 'preflight.ucp_preflight_check')).toMatchObject({ state: 'success', try_number: 2 })
   })
 })

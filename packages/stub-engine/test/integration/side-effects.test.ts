@@ -44,8 +44,7 @@ describe('deploy_site side effects', () => {
       expect(call.headers['x-context-marker']).toBe(MARKER)
       expect(call.headers['x-end-user']).toBe('operator1')
     }
-    const sub = (await engine.call('GET', '/api/v2/dags/deploy_site.drydock_build/dagRuns')).body.dag_runs[0]
-    const log = await logText(engine, 'deploy_site.drydock_build', sub.dag_run_id, 'prepare_and_deploy_nodes')
+    const log = await logText(engine, 'deploy_site', 'ACT', 'drydock_build.prepare_and_deploy_nodes')
     expect(log).toContain('Provisioning 2 node(s): n1, n2')
     expect(log).toContain('Nodes now Deployed (power on)')
   })
@@ -56,11 +55,16 @@ describe('deploy_site side effects', () => {
     const engine = await engineWith(targets)
     await engine.trigger('deploy_site', 'ACT', conf(targets))
     expect((await engine.waitRun('deploy_site', 'ACT')).state).toBe('success')
-    expect(stateOf(await engine.tis('deploy_site', 'ACT'))).toMatchObject({ validate_site_design: 'failed', drydock_build: 'upstream_failed', armada_build: 'upstream_failed' })
-    const sub = (await engine.call('GET', '/api/v2/dags/deploy_site.validate_site_design/dagRuns')).body.dag_runs[0]
-    const promenade = (await engine.tis('deploy_site.validate_site_design', sub.dag_run_id)).find((t) => t.task_id === 'promenade_validate_site_design')!
-    expect(promenade).toMatchObject({ state: 'failed', try_number: 2 })
-    expect(await logText(engine, 'deploy_site.validate_site_design', sub.dag_run_id, 'promenade_validate_site_design', 2)).toContain('There are 0 Docker documents')
+    const tis = await engine.tis('deploy_site', 'ACT')
+    expect(stateOf(tis)).toMatchObject({
+      'validate_site_design.promenade_validate_site_design': 'failed',
+      'validate_site_design.deckhand_validate_site_design': 'success',
+      'drydock_build.verify_site': 'upstream_failed',
+      'armada_build.armada_get_releases': 'upstream_failed',
+      create_action_tag: 'success'
+    })
+    expect(tis.find((t) => t.task_id === 'validate_site_design.promenade_validate_site_design')).toMatchObject({ state: 'failed', try_number: 2 })
+    expect(await logText(engine, 'deploy_site', 'ACT', 'validate_site_design.promenade_validate_site_design', 2)).toContain('There are 0 Docker documents')
     expect(targets.history.get('n1')).toEqual(['Ready'])
     expect(targets.tags).toEqual([{ revision: 7, tag: 'site-action-failure' }])
   })
@@ -71,7 +75,7 @@ describe('deploy_site side effects', () => {
     const engine = await engineWith(targets)
     await engine.trigger('relabel_nodes', 'ACT', conf(targets))
     expect((await engine.waitRun('relabel_nodes', 'ACT')).state).toBe('failed')
-    expect(stateOf(await engine.tis('relabel_nodes', 'ACT'))).toMatchObject({ validate_site_design: 'failed', relabel_nodes: 'upstream_failed' })
+    expect(stateOf(await engine.tis('relabel_nodes', 'ACT'))).toMatchObject({ 'validate_site_design.deckhand_validate_site_design': 'failed', relabel_nodes: 'upstream_failed' })
   })
 })
 
@@ -83,7 +87,7 @@ describe('targeted workflows', () => {
       '---\nschema: drydock/BaremetalNode/v1\nmetadata: {name: n3, schema: metadata/Document/v1}\ndata: {}\n'
     ].join('')
     const engine = await engineWith(targets)
-    await engine.trigger('relabel_nodes', 'ACT', conf(targets, { name: 'relabel_nodes', parameters: { target_nodes: ['n2', 'n3'] } }))
+    await engine.trigger('relabel_nodes', 'ACT', conf(targets, { name: 'relabel_nodes', parameters: { target_nodes: 'n2,n3' } }))
     expect((await engine.waitRun('relabel_nodes', 'ACT')).state).toBe('success')
     expect(Object.fromEntries(targets.labels)).toEqual({
       n2: { 'openstack-control-plane': 'enabled', 'ucp-control-plane': 'enabled' },
@@ -94,7 +98,7 @@ describe('targeted workflows', () => {
   it('redeploy_server powers the target node off, then provisions it again; other nodes are untouched', async () => {
     const targets = await startTargets(['n1', 'n2'])
     const engine = await engineWith(targets)
-    await engine.trigger('redeploy_server', 'ACT', conf(targets, { name: 'redeploy_server', parameters: { target_nodes: ['n2'] } }))
+    await engine.trigger('redeploy_server', 'ACT', conf(targets, { name: 'redeploy_server', parameters: { target_nodes: 'n2' } }))
     expect((await engine.waitRun('redeploy_server', 'ACT')).state).toBe('success')
     expect(targets.history.get('n2')).toEqual(['Ready', 'Ready', 'Allocated', 'Deploying', 'Deployed'])
     const powerOff = targets.calls.find((c) => c.method === 'PUT' && c.path === '/site/_stub/nodes/n2/state')
@@ -102,16 +106,34 @@ describe('targeted workflows', () => {
     expect(targets.history.get('n1')).toEqual(['Ready'])
   })
 
-  it('update_site fails verify_nodes_exist for a target node the site does not know', async () => {
+  it('fails the node task of a targeted workflow whose target_nodes is a list or missing, saying why', async () => {
+    const targets = await startTargets(['n1', 'n2'])
+    const engine = await engineWith(targets)
+    for (const [runId, parameters, got] of [['L1', { target_nodes: ['n2'] }, 'a list'], ['L2', {}, 'nothing']] as const) {
+      await engine.trigger('redeploy_server', runId, conf(targets, { name: 'redeploy_server', parameters }))
+      expect((await engine.waitRun('redeploy_server', runId)).state).toBe('failed')
+      expect(stateOf(await engine.tis('redeploy_server', runId))).toMatchObject({ destroy_nodes: 'failed', 'drydock_build.verify_site': 'upstream_failed' })
+      expect(await logText(engine, 'redeploy_server', runId, 'destroy_nodes')).toContain(`target_nodes must be a comma-separated string of node names, got ${got}`)
+    }
+    expect(targets.history.get('n1')).toEqual(['Ready'])
+    expect(targets.history.get('n2')).toEqual(['Ready'])
+  })
+
+  it('fails a targeted workflow for a target node the site does not know', async () => {
     const targets = await startTargets(['n1'])
     const engine = await engineWith(targets)
-    await engine.trigger('update_site', 'ACT', conf(targets, { name: 'update_site', parameters: { target_nodes: ['ghost'] } }))
-    await engine.waitRun('update_site', 'ACT')
-    const sub = (await engine.call('GET', '/api/v2/dags/update_site.drydock_build/dagRuns')).body.dag_runs[0]
-    expect(stateOf(await engine.tis('update_site.drydock_build', sub.dag_run_id))).toEqual({
-      verify_site: 'success', prepare_site: 'success', verify_nodes_exist: 'failed', prepare_and_deploy_nodes: 'upstream_failed'
-    })
-    expect(await logText(engine, 'update_site.drydock_build', sub.dag_run_id, 'verify_nodes_exist')).toContain('Nodes not known to the site: ghost')
+    await engine.trigger('redeploy_server', 'ACT', conf(targets, { name: 'redeploy_server', parameters: { target_nodes: 'n1,ghost' } }))
+    expect((await engine.waitRun('redeploy_server', 'ACT')).state).toBe('failed')
+    expect(await logText(engine, 'redeploy_server', 'ACT', 'destroy_nodes')).toContain('Node ghost is not known to the site')
+  })
+
+  it('update_site checks that every node of the site exists before provisioning', async () => {
+    const targets = await startTargets(['n1', 'n2'])
+    const engine = await engineWith(targets)
+    await engine.trigger('update_site', 'ACT', conf(targets, { name: 'update_site' }))
+    expect((await engine.waitRun('update_site', 'ACT')).state).toBe('success')
+    expect(await logText(engine, 'update_site', 'ACT', 'drydock_build.verify_nodes_exist')).toContain('Every target node exists')
+    expect(targets.history.get('n2')).toEqual(['Ready', 'Allocated', 'Deploying', 'Deployed'])
   })
 })
 
@@ -120,8 +142,7 @@ describe('unconfigured targets', () => {
     const engine = await startTestEngine()
     await engine.trigger('deploy_site', 'ACT', { action: { id: 'ACT', committed_rev_id: 3 }, design_ref: 'deckhand+http://store/api/v1.0/revisions/3/rendered-documents' })
     expect((await engine.waitRun('deploy_site', 'ACT')).state).toBe('success')
-    const sub = (await engine.call('GET', '/api/v2/dags/deploy_site.drydock_build/dagRuns')).body.dag_runs[0]
-    expect(await logText(engine, 'deploy_site.drydock_build', sub.dag_run_id, 'prepare_and_deploy_nodes')).toContain('No site configured (SITE_URL empty or none): skipped node provisioning')
+    expect(await logText(engine, 'deploy_site', 'ACT', 'drydock_build.prepare_and_deploy_nodes')).toContain('No site configured (SITE_URL empty or none): skipped node provisioning')
     expect(await logText(engine, 'deploy_site', 'ACT', 'create_action_tag')).toContain('No store configured (STORE_URL empty or none): skipped tagging revision 3 site-action-success')
   })
 
@@ -129,8 +150,7 @@ describe('unconfigured targets', () => {
     const engine = await startTestEngine({ SITE_URL: 'http://127.0.0.1:9', OUTBOUND_TIMEOUT_MS: '500' })
     await engine.trigger('update_site', 'ACT', { action: { id: 'ACT' } })
     await engine.waitRun('update_site', 'ACT')
-    const sub = (await engine.call('GET', '/api/v2/dags/update_site.drydock_build/dagRuns')).body.dag_runs[0]
-    expect(stateOf(await engine.tis('update_site.drydock_build', sub.dag_run_id)).verify_site).toBe('failed')
-    expect(await logText(engine, 'update_site.drydock_build', sub.dag_run_id, 'verify_site')).toMatch(/site could not be reached/)
+    expect(stateOf(await engine.tis('update_site', 'ACT'))['drydock_build.verify_site']).toBe('failed')
+    expect(await logText(engine, 'update_site', 'ACT', 'drydock_build.verify_site')).toMatch(/site could not be reached/)
   })
 })

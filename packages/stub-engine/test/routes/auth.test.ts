@@ -1,5 +1,8 @@
 // /auth/token (simple auth manager) and bearer checks on /api/v2 (spec/engine.md §1, §8.1, §8.2).
-import { describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { signJwt } from '../../src/domain/tokens.ts'
 import { client, startTestEngine, TEST_SECRET } from '../helpers/engine.ts'
 
@@ -56,22 +59,40 @@ describe('GET /auth/token', () => {
 })
 
 describe('bearer tokens on /api/v2', () => {
-  it('answers 401 for a missing, malformed, foreign or expired token and leaves health and version open', async () => {
+  it('answers as Airflow 3.1: 401 without a token or with an expired one, 403 for any token it cannot verify; health and version stay open', async () => {
     const engine = await startTestEngine()
     const anonymous = await client(engine.url, undefined)
     const missing = await anonymous('GET', '/api/v2/dags')
     expect(missing.status).toBe(401)
     expect(missing.body).toEqual({ detail: 'Not authenticated' })
     expect(missing.headers.get('www-authenticate')).toBe('Bearer')
-    for (const token of ['garbage', signJwt('another-secret', 'admin', 'ADMIN', 60), signJwt(TEST_SECRET, 'admin', 'ADMIN', 1, Date.now() - 5000)]) {
+    const expired = await anonymous('GET', '/api/v2/dags', undefined, { authorization: `Bearer ${signJwt(TEST_SECRET, 'admin', 'ADMIN', 1, Date.now() - 5000)}` })
+    expect(expired.status).toBe(401)
+    expect(expired.body).toEqual({ detail: 'Token Expired' })
+    expect(expired.headers.get('www-authenticate')).toBe('Bearer')
+    const expiredForeign = signJwt('another-secret', 'admin', 'ADMIN', 1, Date.now() - 5000)
+    for (const token of ['garbage', 'a.b.c', signJwt('another-secret', 'admin', 'ADMIN', 60), expiredForeign]) {
       const reply = await anonymous('GET', '/api/v2/dags', undefined, { authorization: `Bearer ${token}` })
-      expect(reply.status).toBe(401)
+      expect(reply.status, token).toBe(403)
       expect(reply.body).toEqual({ detail: 'Invalid JWT token' })
     }
     const valid = await anonymous('GET', '/api/v2/dags', undefined, { authorization: `Bearer ${signJwt(TEST_SECRET, 'admin', 'ADMIN', 60)}` })
     expect(valid.status).toBe(200)
     expect((await anonymous('GET', '/api/v2/version')).body).toEqual({ version: '3.1.0-stub', git_version: null })
     expect((await anonymous('GET', '/api/v2/monitor/health')).body.scheduler.status).toBe('healthy')
+  })
+
+  it('refuses every token of the old secret after a restart with a new one (403), and a fresh token works', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stub-engine-rotate-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const first = await startTestEngine({ ENGINE_DATA_DIR: dir, ENGINE_JWT_SECRET: 'first-secret' })
+    const oldToken = first.token
+    await first.close()
+    const second = await startTestEngine({ ENGINE_DATA_DIR: dir, ENGINE_JWT_SECRET: 'second-secret' })
+    const stale = await (await client(second.url, oldToken))('GET', '/api/v2/dags')
+    expect(stale.status).toBe(403)
+    expect(stale.body).toEqual({ detail: 'Invalid JWT token' })
+    expect((await second.call('GET', '/api/v2/dags')).status).toBe(200)
   })
 
   it('lets a VIEWER read but answers 403 when it tries to change anything', async () => {
