@@ -4,8 +4,14 @@ import type { EngineRun, EngineTask } from '../../src/clients/engine.ts'
 import { groupState, orderedSteps, resolveStep, workflowDetail } from '../../src/domain/steps.ts'
 
 const RUN = {
-  dag_id: 'deploy_site', dag_run_id: 'A1', logical_date: '2026-03-01T10:00:00.123456Z', run_after: '2026-03-01T10:00:00.123456Z',
-  start_date: '2026-03-01T10:00:01Z', end_date: null, state: 'running', run_type: 'manual'
+  dag_id: 'deploy_site',
+  dag_run_id: 'A1',
+  logical_date: '2026-03-01T10:00:00.123456Z',
+  run_after: '2026-03-01T10:00:00.123456Z',
+  start_date: '2026-03-01T10:00:01Z',
+  end_date: null,
+  state: 'running',
+  run_type: 'manual'
 } as unknown as EngineRun
 
 function task (taskId: string, state: string | null, start: string | null = null, end: string | null = null): EngineTask {
