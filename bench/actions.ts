@@ -19,6 +19,7 @@ import { createNotes } from '../packages/orchestrator/src/domain/notes.ts'
 import { createWorkflows } from '../packages/orchestrator/src/domain/workflows.ts'
 import { createSiteStatuses } from '../packages/orchestrator/src/domain/site-statuses.ts'
 import { POLICY_DEFAULTS } from '../packages/orchestrator/src/policy.ts'
+import { STEP_ORDER } from '../packages/orchestrator/src/domain/catalog.ts'
 
 const ACTIONS = 1000
 const now = new Date('2026-11-01T00:00:00Z')
@@ -36,7 +37,8 @@ const run = (id: string, i: number) => ({
   conf: {},
   queued_at: now.toISOString()
 })
-const tasks = ['action_xcom', 'dag_concurrency_check', 'deployment_configuration', 'create_action_tag', 'final_deployment_status'].map((task, i) => ({
+// every run has deploy_site's 17 task instances, grouped tasks named <group>.<task> as Airflow 3 names them
+const tasks = STEP_ORDER.deploy_site!.map((task, i) => ({
   task_id: task,
   dag_id: 'deploy_site',
   dag_run_id: ids[0],
@@ -114,7 +116,7 @@ for (let i = 0; i < REQUESTS; i++) {
 }
 latencies.sort((a, b) => a - b)
 const pct = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0
-console.log(`GET /actions with ${ACTIONS} actions: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, ${((engineCalls - callsBefore) / REQUESTS).toFixed(1)} engine calls per request (runs and task instances paged 100 at a time, ${tasks.length} engine tasks per run shown as deploy_site's 21 steps)`)
+console.log(`GET /actions with ${ACTIONS} actions: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, ${((engineCalls - callsBefore) / REQUESTS).toFixed(1)} engine calls per request (runs and task instances from the batch lists, 1,000 a page, ${tasks.length} engine task instances per run, deploy_site's steps)`)
 
 // GET /actions/{id} against a bare route returning the same JSON
 const one = await (await fetch(`${base}/api/v1.0/actions/${ids[0] ?? ''}`, { headers: AUTH })).text()

@@ -35,6 +35,11 @@ const TRIGGER_ATTEMPTS = 5
 
 /** Items per page asked for (Airflow's default maximum_page_limit). */
 const PAGE_LIMIT = 100
+/**
+ * Items per page asked of the batch (POST …/list) endpoints, and run ids sent in one batch body. Airflow clamps only
+ * a query's `limit`; a server that caps `page_limit` too is still read whole, as pages are stepped by what came back.
+ */
+const BATCH_PAGE_LIMIT = 1000
 /** Pages fetched at once after the first has told how many items there are. */
 const PAGES_AT_ONCE = 4
 
@@ -168,7 +173,7 @@ export function createEngineClient (options: EngineOptions) {
     /** Runs of the given DAGs (or all), paged by total_entries: one call per page. */
     async runs (filter: { dagIds?: string[], logicalDateGte?: string }, ctx?: CallContext): Promise<EngineRun[]> {
       return await allPages(async (offset) => {
-        const body: Record<string, unknown> = { page_offset: offset, page_limit: PAGE_LIMIT, order_by: 'id' }
+        const body: Record<string, unknown> = { page_offset: offset, page_limit: BATCH_PAGE_LIMIT, order_by: 'id' }
         if (filter.dagIds !== undefined) body.dag_ids = filter.dagIds
         if (filter.logicalDateGte !== undefined) body.logical_date_gte = filter.logicalDateGte
         const page = (await call<{ dag_runs: EngineRun[], total_entries: number }>('POST', '/api/v2/dags/~/dagRuns/list', body, ctx)).value
@@ -184,14 +189,14 @@ export function createEngineClient (options: EngineOptions) {
     },
     /**
      * Task instances of many runs through the batch list (`~` for DAG and run), paged by total_entries: one call
-     * per page of 100 instances, the run ids sent 100 at a time.
+     * per page of up to BATCH_PAGE_LIMIT instances, the run ids sent BATCH_PAGE_LIMIT at a time.
      */
     async tasksOfRuns (filter: { dagIds?: string[], runIds: string[] }, ctx?: CallContext): Promise<EngineTask[]> {
       const tasks: EngineTask[] = []
-      for (let at = 0; at < filter.runIds.length; at += PAGE_LIMIT) {
-        const runIds = filter.runIds.slice(at, at + PAGE_LIMIT)
+      for (let at = 0; at < filter.runIds.length; at += BATCH_PAGE_LIMIT) {
+        const runIds = filter.runIds.slice(at, at + BATCH_PAGE_LIMIT)
         tasks.push(...await allPages(async (offset) => {
-          const body: Record<string, unknown> = { dag_run_ids: runIds, page_offset: offset, page_limit: PAGE_LIMIT }
+          const body: Record<string, unknown> = { dag_run_ids: runIds, page_offset: offset, page_limit: BATCH_PAGE_LIMIT }
           if (filter.dagIds !== undefined) body.dag_ids = filter.dagIds
           const page = (await call<{ task_instances: EngineTask[], total_entries: number }>('POST', '/api/v2/dags/~/dagRuns/~/taskInstances/list', body, ctx)).value
           return { items: page.task_instances, total: page.total_entries }
