@@ -1,0 +1,191 @@
+// The engine's shared state: workflow definitions, DAG flags and runs, their persistence, the lookups every part
+// of the engine uses, per-try logs, and creating runs and task instances.
+import { randomUUID } from 'node:crypto'
+import type { StubConf } from '../schemas/stub.ts'
+import type { EngineOptions } from './engine.ts'
+import { NotFound } from './errors.ts'
+import { retriesOverride, type TaskAddress } from './injection.ts'
+import type { LogLevel } from './operators.ts'
+import { isoNow, type DagRecord, type EngineSnapshot, type LogLine, type RunRecord, type TaskInstanceRecord } from './records.ts'
+import { leafTasks, priorityWeights, siteWorkflows, type DagDef, type TaskDef } from './workflows.ts'
+
+const runNotFound = (dagId: string, runId: string): NotFound =>
+  new NotFound(`The DagRun with dag_id: \`${dagId}\` and run_id: \`${runId}\` was not found`)
+
+export function tiNotFound (dagId: string, runId: string, taskId: string, mapIndex: number): NotFound {
+  return new NotFound(`The Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\`, task_id: \`${taskId}\` and map_index: \`${mapIndex}\` was not found`)
+}
+
+export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreation' | 'persistence' | 'log'>) {
+  const defs = new Map<string, DagDef>(siteWorkflows().map((d) => [d.dag_id, d]))
+  const taskDefs = new Map<string, Map<string, TaskDef>>()
+  const taskIndex = new Map<string, Map<string, number>>()
+  const weights = new Map<string, Map<string, number>>()
+  const leaves = new Map<string, Set<string>>()
+  for (const def of defs.values()) {
+    taskDefs.set(def.dag_id, new Map(def.tasks.map((t) => [t.task_id, t])))
+    taskIndex.set(def.dag_id, new Map(def.tasks.map((t, i) => [t.task_id, i])))
+    weights.set(def.dag_id, priorityWeights(def))
+    leaves.set(def.dag_id, leafTasks(def))
+  }
+  const log = options.log ?? (() => {})
+
+  let seq = 0
+  const dags = new Map<string, DagRecord>()
+  const runs = new Map<string, RunRecord>()
+  const key = (dagId: string, runId: string): string => `${dagId}\u0000${runId}`
+
+  function restore (): void {
+    const snapshot = options.persistence?.load() ?? null
+    if (snapshot !== null) {
+      seq = snapshot.seq
+      for (const dag of snapshot.dags) if (defs.has(dag.dag_id)) dags.set(dag.dag_id, dag)
+      for (const run of snapshot.runs) if (defs.has(run.dag_id)) runs.set(key(run.dag_id, run.dag_run_id), run)
+      // The processes of running tries died with the old engine: run those tries again from the start.
+      for (const run of runs.values()) {
+        for (const ti of run.tis) {
+          if (ti.state === 'running') {
+            ti.state = 'queued'
+            appendLog(ti, ti.try_number, 'warning', '*** The engine restarted while this try was running: the try runs again')
+          } else if (ti.state === 'restarting') {
+            ti.state = null
+          }
+        }
+      }
+    }
+    const now = isoNow()
+    for (const def of defs.values()) {
+      if (dags.has(def.dag_id)) continue
+      dags.set(def.dag_id, { dag_id: def.dag_id, is_paused: options.pausedAtCreation, created_at: now, version_id: randomUUID() })
+    }
+  }
+
+  // ---- persistence
+
+  let saveTimer: NodeJS.Timeout | undefined
+  function snapshot (): EngineSnapshot {
+    return { seq, dags: [...dags.values()], runs: [...runs.values()] }
+  }
+  function changed (): void {
+    if (options.persistence === undefined || saveTimer !== undefined) return
+    saveTimer = setTimeout(flush, 50)
+  }
+  function flush (): void {
+    if (saveTimer !== undefined) clearTimeout(saveTimer)
+    saveTimer = undefined
+    options.persistence?.save(snapshot())
+  }
+
+  // ---- lookups
+
+  function defOf (dagId: string): DagDef {
+    const def = defs.get(dagId)
+    if (def === undefined) throw new NotFound(`Dag with id ${dagId} was not found`)
+    return def
+  }
+  function dagOf (dagId: string): DagRecord {
+    defOf(dagId)
+    return dags.get(dagId)!
+  }
+  function runOf (dagId: string, runId: string): RunRecord {
+    const run = runs.get(key(dagId, runId))
+    if (run === undefined) throw runNotFound(dagId, runId)
+    return run
+  }
+  function taskDefOf (run: RunRecord, taskId: string): TaskDef | undefined {
+    return taskDefs.get(run.dag_id)?.get(taskId)
+  }
+  function addressOf (run: RunRecord, taskId: string): TaskAddress {
+    return { dagId: run.dag_id, taskId }
+  }
+  function stubOf (run: RunRecord): StubConf | undefined {
+    const stub = run.conf.stub
+    return typeof stub === 'object' && stub !== null ? stub as StubConf : undefined
+  }
+  function isPaused (dagId: string): boolean {
+    return dags.get(dagId)!.is_paused
+  }
+  const runsInOrder = (): RunRecord[] => [...runs.values()].sort((a, b) => a.seq - b.seq)
+
+  function findTis (dagId: string, runId: string, taskId: string): { run: RunRecord, tis: TaskInstanceRecord[] } {
+    defOf(dagId)
+    const run = runOf(dagId, runId)
+    return { run, tis: run.tis.filter((t) => t.task_id === taskId) }
+  }
+
+  // ---- logs
+
+  function appendLog (ti: TaskInstanceRecord, tryNumber: number, level: LogLevel, event: string, extra: Record<string, unknown> = {}): void {
+    const lines = ti.logs[String(tryNumber)] ?? (ti.logs[String(tryNumber)] = [])
+    const line: LogLine = { timestamp: isoNow(), event, level, logger: 'task', ...extra }
+    lines.push(line)
+  }
+
+  // ---- creating runs and task instances
+
+  function newTaskInstance (run: RunRecord, def: TaskDef, mapIndex: number): TaskInstanceRecord {
+    const now = isoNow()
+    return {
+      id: randomUUID(),
+      task_id: def.task_id,
+      map_index: mapIndex,
+      operator: def.operator,
+      priority_weight: weights.get(run.dag_id)?.get(def.task_id) ?? 1,
+      note: null,
+      try_number: 0,
+      max_tries: retriesOverride(addressOf(run, def.task_id), stubOf(run)) ?? def.retries,
+      state: null,
+      start_date: null,
+      end_date: null,
+      duration: null,
+      queued_when: null,
+      scheduled_when: null,
+      hostname: null,
+      unixname: null,
+      pid: null,
+      history: [],
+      logs: {},
+      retry_at: null,
+      defer_until: null,
+      trigger: null,
+      resumed: false,
+      recorded: false,
+      updated_at: now
+    }
+  }
+
+  function createRun (fields: Omit<RunRecord, 'seq' | 'tis' | 'updated_at' | 'queued_at' | 'start_date' | 'end_date' | 'state' | 'last_scheduling_decision'>): RunRecord {
+    const now = isoNow()
+    const run: RunRecord = { ...fields, seq: ++seq, tis: [], updated_at: now, queued_at: now, start_date: null, end_date: null, state: 'queued', last_scheduling_decision: null }
+    run.tis = defOf(run.dag_id).tasks.map((t) => newTaskInstance(run, t, -1))
+    runs.set(key(run.dag_id, run.dag_run_id), run)
+    return run
+  }
+
+  return {
+    defs,
+    taskIndex,
+    leaves,
+    dags,
+    runs,
+    key,
+    log,
+    restore,
+    changed,
+    flush,
+    defOf,
+    dagOf,
+    runOf,
+    taskDefOf,
+    addressOf,
+    stubOf,
+    isPaused,
+    runsInOrder,
+    findTis,
+    appendLog,
+    newTaskInstance,
+    createRun
+  }
+}
+
+export type EngineState = ReturnType<typeof createEngineState>
