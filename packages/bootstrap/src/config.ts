@@ -1,11 +1,11 @@
 // The bootstrap service's configuration: environment variables validated by one schema (STYLE.md §6).
 import { Type, type Static } from 'typebox'
-import { AuthConfigProperties, readConfig } from '@slipway/common'
+import { AuthConfigProperties, LogLevelSchema, readConfig } from '@slipway/common'
 
 export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
   PORT: Type.Integer({ default: 9001, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
-  LOG_LEVEL: Type.String({ default: 'info', description: 'pino log level' }),
+  LOG_LEVEL: LogLevelSchema(),
   BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1, description: 'Largest request body accepted' }),
   DESIGN_TIMEOUT_MS: Type.Integer({ default: 300_000, minimum: 1, description: 'Timeout of a design_ref fetch' }),
   DESIGN_MAX_BYTES: Type.Integer({ default: 67_108_864, minimum: 1, description: 'Largest design accepted from design_ref' }),

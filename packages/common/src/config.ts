@@ -1,15 +1,34 @@
 // Reads a service's configuration from environment variables through a typebox schema (STYLE.md §6).
-import type { Static, TObject } from 'typebox'
+import { Type, type Static, type TObject } from 'typebox'
 import { Value } from 'typebox/value'
 
-/** Thrown when one or more variables are invalid; the message lists every one of them. */
+/**
+ * Thrown when one or more variables are invalid, or name something that cannot be used (a database that does not
+ * answer); the message is one line per problem, each starting with the variable's name.
+ */
 export class ConfigError extends Error {
   readonly problems: string[]
   constructor (problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    super(problems.join('\n'))
     this.name = 'ConfigError'
     this.problems = problems
   }
+}
+
+/** pino's levels, and `silent`. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+/** `LOG_LEVEL` of a service's ConfigSchema: one of pino's levels, checked at start-up. */
+export const LogLevelSchema = (description = 'Log level: fatal, error, warn, info, debug, trace or silent') =>
+  Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)), { default: 'info', description })
+
+// a value echoed in a configuration error must not carry a secret (DESIGN.md: secrets never reach logs)
+const SECRET_NAME = /PASSWORD|TOKEN|SECRET|(^|_)KEY($|_)/
+
+function shown (key: string, value: unknown): string {
+  if (value === undefined || value === null) return 'null'
+  if (SECRET_NAME.test(key)) return '(hidden)'
+  return JSON.stringify(String(value).replace(/(:\/\/[^/:@]*:)[^/@]*@/, '$1***@'))
 }
 
 /**
@@ -26,19 +45,24 @@ export function readConfig<S extends TObject> (schema: S, env: Record<string, st
   const problems = new Map<string, string>()
   for (const [key, value] of Object.entries(raw)) {
     const type = (schema.properties[key] as { type?: string } | undefined)?.type
-    if (type === 'integer' && !/^-?\d+$/.test(String(value))) problems.set(key, `${key}: must be integer (got ${JSON.stringify(value)})`)
-    if (type === 'number' && !/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(String(value))) problems.set(key, `${key}: must be number (got ${JSON.stringify(value)})`)
+    if (type === 'integer' && !/^-?\d+$/.test(String(value))) problems.set(key, `${key}: must be integer (got ${shown(key, value)})`)
+    if (type === 'number' && !/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(String(value))) problems.set(key, `${key}: must be number (got ${shown(key, value)})`)
   }
   const withDefaults = Value.Default(schema, raw)
   const converted = Value.Convert(schema, withDefaults)
   if (problems.size === 0 && Value.Check(schema, converted)) return converted as Static<S>
-  for (const error of Value.Errors(schema, converted)) {
-    const key = error.instancePath.replace(/^\//, '')
-    if (problems.has(key)) continue // a union reports each branch: the first says enough, or the choices below
-    const given = key === '' ? '' : ` (got ${JSON.stringify(raw[key] ?? null)})`
-    const choices = literalChoices(schema.properties[key])
-    const what = choices === undefined ? error.message : `must be one of ${choices.join(', ')}`
-    problems.set(key, `${key === '' ? 'configuration' : key}: ${what}${given}`)
+  // each variable on its own: typebox stops at the first property that fails, and every bad one is to be named
+  for (const [key, property] of Object.entries(schema.properties)) {
+    const value = (converted as Record<string, unknown>)[key]
+    if (problems.has(key) || Value.Check(property, value)) continue
+    const choices = literalChoices(property)
+    // a pattern means nothing to a reader: the property's first example shows what is wanted
+    const example = (property as { examples?: unknown[] }).examples?.[0]
+    const message = [...Value.Errors(property, value)][0]?.message ?? 'is invalid'
+    const what = choices !== undefined
+      ? `must be one of ${choices.join(', ')}`
+      : message.startsWith('must match pattern') && example !== undefined ? `must look like ${String(example)}` : message
+    problems.set(key, `${key}: ${what} (got ${shown(key, raw[key])})`)
   }
   throw new ConfigError([...problems.values()])
 }

@@ -1,6 +1,6 @@
 // The orchestrator's configuration: environment variables validated by one schema (STYLE.md §6).
 import { Type, type Static } from 'typebox'
-import { AuthConfigProperties, readConfig } from '@slipway/common'
+import { AuthConfigProperties, LogLevelSchema, readConfig } from '@slipway/common'
 
 const Severity = (description: string) =>
   Type.Union([Type.Literal('Skip'), Type.Literal('Info'), Type.Literal('Warning'), Type.Literal('Error')], { default: 'Skip', description })
@@ -8,10 +8,10 @@ const Severity = (description: string) =>
 export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
   PORT: Type.Integer({ default: 9000, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
-  LOG_LEVEL: Type.String({ default: 'info', description: 'pino log level' }),
+  LOG_LEVEL: LogLevelSchema(),
   BODY_LIMIT_BYTES: Type.Integer({ default: 16_777_216, minimum: 1, description: 'Largest request body accepted (configdocs YAML)' }),
   ORCHESTRATOR_DATA_DIR: Type.String({ default: 'data/orchestrator', description: 'Folder of the embedded SQLite database (`:memory:` keeps it in memory)' }),
-  DATABASE_URL: Type.String({ default: '', description: 'postgres://… to use PostgreSQL instead of the embedded SQLite' }),
+  DATABASE_URL: Type.String({ default: '', pattern: '^(postgres(ql)?://.+)?$', examples: ['postgres://user:password@host:5432/database'], description: 'postgres://user:password@host:5432/database to use PostgreSQL instead of the embedded SQLite; checked at start-up' }),
   STORE_URL: Type.String({ default: 'http://127.0.0.1:9100/api/v1.0', description: 'Deckhand API base URL' }),
   STORE_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 1, description: 'Timeout of each store call' }),
   VALIDATORS: Type.String({ default: 'Promenade=http://127.0.0.1:9001/api/v1.0/validatedesign', description: 'Validating components called at commit: comma-separated Name=URL of their /validatedesign' }),

@@ -1,11 +1,11 @@
 // stub-site's environment variables (STYLE.md §6).
-import { readConfig } from '@slipway/common'
+import { LogLevelSchema, readConfig } from '@slipway/common'
 import { Type, type Static } from 'typebox'
 
 export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
   PORT: Type.Integer({ default: 9300, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
-  LOG_LEVEL: Type.String({ default: 'info', description: 'pino log level' }),
+  LOG_LEVEL: LogLevelSchema(),
   SITE_NODES_FILE: Type.String({ default: '', description: 'YAML file of nodes (`nodes: [{hostname, status_name?, power_state?, labels?, ...}]`); empty: none' }),
   STORE_URL: Type.String({ default: '', description: 'Deckhand API base URL (e.g. http://127.0.0.1:9100/api/v1.0); set: nodes come from the committed design\'s drydock/BaremetalNode/v1 documents; empty: no store' }),
   STORE_TIMEOUT_MS: Type.Integer({ default: 2000, minimum: 1, description: 'Timeout of each call to the store' }),

@@ -1,5 +1,6 @@
 // Reads the nodes file (SITE_NODES_FILE): YAML, `nodes: [...]` or a bare list of node seeds.
 import { readFileSync } from 'node:fs'
+import { ConfigError } from '@slipway/common'
 import { Value } from 'typebox/value'
 import { parse } from 'yaml'
 import { labelProblems } from './domain/labels.ts'
@@ -23,6 +24,18 @@ export function parseNodesFile (text: string, source = 'nodes file'): SeedNode[]
   return nodes
 }
 
+/** The nodes of SITE_NODES_FILE; a file that cannot be read or used is a ConfigError naming the variable. */
 export function readNodesFile (path: string): SeedNode[] {
-  return parseNodesFile(readFileSync(path, 'utf8'), path)
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new ConfigError([`SITE_NODES_FILE: ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`])
+  }
+  try {
+    return parseNodesFile(text, path)
+  } catch (error) {
+    // a YAML error's message carries a code frame below its first line
+    throw new ConfigError([`SITE_NODES_FILE: ${String((error as Error).message).split('\n')[0]}`])
+  }
 }

@@ -1,12 +1,10 @@
-// Runs stub-site alone: `node packages/stub-site/src/server.ts` (HOST, PORT and the SITE_* variables).
-import { ConfigError, onShutdown } from '@slipway/common'
+// Runs stub-site alone: `node packages/stub-site/src/server.ts` (HOST, PORT and the SITE_* variables). A bad variable
+// or a busy port is one line naming the variable, exit 2 (runService); every other line goes through its logger.
+import { onShutdown, runService } from '@slipway/common'
 import { loadConfig } from './config.ts'
 import { startSite } from './start.ts'
 
-try {
+await runService('stub-site', async () => {
   const site = await startSite(loadConfig())
-  onShutdown([site])
-} catch (error) {
-  process.stderr.write(`stub-site: ${error instanceof ConfigError ? error.message : String((error as Error).stack ?? error)}\n`)
-  process.exit(1)
-}
+  onShutdown([site], { log: (message) => site.app.log.info(message) })
+})

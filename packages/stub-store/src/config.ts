@@ -1,6 +1,6 @@
 // stub-store's environment variables (STYLE.md §6): where it listens, where its SQLite file lives,
 // which tokens it accepts and how large a body may be.
-import { readConfig } from '@slipway/common'
+import { LogLevelSchema, readConfig } from '@slipway/common'
 import { Type, type Static } from 'typebox'
 
 export const ConfigSchema = Type.Object({
@@ -12,7 +12,7 @@ export const ConfigSchema = Type.Object({
   STORE_BODY_LIMIT_BYTES: Type.Integer({ default: 32 * 1024 * 1024, minimum: 1, description: 'Largest accepted request body in bytes (413 above)' }),
   STORE_SECRETS_KEY: Type.String({ default: '', description: 'Key material for encrypting secrets at rest; empty: a random key kept in STORE_DATA_DIR/secrets.key (per process for :memory:)' }),
   STORE_RENDER_CACHE_SIZE: Type.Integer({ default: 8, minimum: 0, description: 'Rendered revisions kept in memory (keyed by revision, secrets mode and access); 0 disables the cache' }),
-  LOG_LEVEL: Type.String({ default: 'info', description: 'pino log level (silent to disable)' })
+  LOG_LEVEL: LogLevelSchema()
 })
 
 export type Config = Static<typeof ConfigSchema>

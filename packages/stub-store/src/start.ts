@@ -3,7 +3,7 @@ import { buildApp } from './app.ts'
 import type { Config } from './config.ts'
 import { createDeps } from './deps.ts'
 
-export async function startStore (config: Config): Promise<{ url: string, close: () => Promise<void> }> {
+export async function startStore (config: Config): Promise<{ url: string, log: (message: string) => void, close: () => Promise<void> }> {
   const deps = createDeps(config)
   const app = buildApp(deps)
   try {
@@ -17,6 +17,7 @@ export async function startStore (config: Config): Promise<{ url: string, close:
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST
   return {
     url: `http://${host}:${port}/api/v1.0`,
+    log: (message) => app.log.info(message),
     close: async () => {
       await app.close()
       deps.db.close()

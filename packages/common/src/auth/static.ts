@@ -48,7 +48,7 @@ export function parseTokenFile (text: string): Map<string, Identity> {
 export function createStaticAuthenticator (options: {
   file?: string
   tokens?: Record<string, StaticTokenEntry>
-  /** Named in `WWW-Authenticate: Keystone uri='…'`. */
+  /** Named in `WWW-Authenticate: Keystone uri='…'`; empty: the challenge names the header and no identity service. */
   authUri: string
   now?: () => number
   onReloadError?: (error: unknown) => void
@@ -68,7 +68,8 @@ export function createStaticAuthenticator (options: {
   const onHangup = (): void => reload()
   if (options.file !== undefined) process.on('SIGHUP', onHangup)
   return {
-    wwwAuthenticate: `Keystone uri='${options.authUri}'`,
+    // without a Keystone behind it, a Keystone challenge would send clients to an identity service that does not exist
+    wwwAuthenticate: options.authUri === '' ? 'X-Auth-Token realm="slipway"' : `Keystone uri='${options.authUri}'`,
     async authenticate (token) {
       const identity = tokens.get(token)
       if (identity === undefined) return undefined

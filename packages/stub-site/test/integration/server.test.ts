@@ -37,15 +37,19 @@ describe('node src/server.ts', () => {
     expect(await server.exited).toBe(0)
   })
 
-  it('refuses to start on a bad variable, naming it', async () => {
-    const server = run({ PORT: '0', SITE_FAULT: 'sometimes' })
-    expect(await server.exited).toBe(1)
-    expect(server.output().stderr).toContain('SITE_FAULT')
+  it('refuses to start on bad variables, one line naming each, exit 2', async () => {
+    const server = run({ PORT: '0', SITE_FAULT: 'sometimes', LOG_LEVEL: 'loud' })
+    expect(await server.exited).toBe(2)
+    expect(server.output().stderr).toBe([
+      'stub-site: LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+      'stub-site: SITE_FAULT: must be one of none, error, hang (got "sometimes")',
+      ''
+    ].join('\n'))
   })
 
-  it('refuses to start on a missing nodes file', async () => {
+  it('refuses to start on a missing nodes file, naming SITE_NODES_FILE, exit 2', async () => {
     const server = run({ PORT: '0', SITE_NODES_FILE: '/nonexistent/nodes.yaml' })
-    expect(await server.exited).toBe(1)
-    expect(server.output().stderr).toContain('/nonexistent/nodes.yaml')
+    expect(await server.exited).toBe(2)
+    expect(server.output().stderr).toBe('stub-site: SITE_NODES_FILE: /nonexistent/nodes.yaml cannot be read (ENOENT)\n')
   })
 })
