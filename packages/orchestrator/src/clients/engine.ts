@@ -204,6 +204,31 @@ export function createEngineClient (options: EngineOptions) {
       }
       return tasks
     },
+    /** Every DAG with its pause flag, paged. */
+    async dags (ctx?: CallContext): Promise<DAGResponse[]> {
+      return await allPages(async (offset) => {
+        const page = (await call<{ dags: DAGResponse[], total_entries: number }>('GET', `/api/v2/dags?limit=${PAGE_LIMIT}&offset=${offset}&order_by=dag_id`, undefined, ctx)).value
+        return { items: page.dags, total: page.total_entries }
+      })
+    },
+    /**
+     * Runs and task instances of every DAG changed at or after `since` (the engine's `updated_at`), paged: the GET
+     * lists with `~` take `updated_at_gte`, the batch bodies do not.
+     */
+    async changedSince (since: string, ctx?: CallContext): Promise<{ runs: EngineRun[], tasks: EngineTask[] }> {
+      const query = `updated_at_gte=${enc(since)}&limit=${PAGE_LIMIT}&order_by=id`
+      const [runs, tasks] = await Promise.all([
+        allPages(async (offset) => {
+          const page = (await call<{ dag_runs: EngineRun[], total_entries: number }>('GET', `/api/v2/dags/~/dagRuns?${query}&offset=${offset}`, undefined, ctx)).value
+          return { items: page.dag_runs, total: page.total_entries }
+        }),
+        allPages(async (offset) => {
+          const page = (await call<{ task_instances: EngineTask[], total_entries: number }>('GET', `/api/v2/dags/~/dagRuns/~/taskInstances?${query}&offset=${offset}`, undefined, ctx)).value
+          return { items: page.task_instances, total: page.total_entries }
+        })
+      ])
+      return { runs, tasks }
+    },
     /** One try's log as text: every structured line with all its keys, a failure's traceback as Python prints it. */
     async log (dagId: string, runId: string, taskId: string, tryNumber: number, ctx?: CallContext): Promise<string> {
       const body = (await call<{ content?: unknown[] }>('GET', `${runPath(dagId, runId)}/taskInstances/${enc(taskId)}/logs/${tryNumber}?full_content=true`, undefined, ctx)).value

@@ -9,6 +9,7 @@ import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import type { StoreClient } from '../clients/store.ts'
 import { ACTIONS, EXCLUSIVE_DAGS, lifecycleOf } from './catalog.ts'
 import { orderedSteps, resolveStep } from './steps.ts'
+import { directReads, type EngineReads } from './engine-watch.ts'
 import { checkDeploymentConfiguration, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
@@ -64,8 +65,11 @@ export function createActions (deps: {
   startLeaseS?: number
   /** The deployment-version check of the full deployment validation (spec §3.2); Skip by default. */
   deploymentVersionCommit?: VersionSeverity
+  /** Where runs, steps and pause flags are read (the engine watch); default: the engine itself. */
+  reads?: EngineReads
 }) {
   const { repos, engine, store } = deps
+  const reads = deps.reads ?? directReads(engine)
   const startLease = deps.startLeaseS ?? 60
   // the site-action lock of the database, against other orchestrators: waited for up to its lease, then 409
   const startLock = createApiLock({ repos, leaseS: startLease, lockType: SITE_ACTION_LOCK, waitMs: startLease * 1000 })
@@ -186,7 +190,10 @@ export function createActions (deps: {
         if (dag.is_paused) {
           // Airflow creates DAGs paused; unpause unless a run of it was paused on purpose (an action is Paused)
           const inProgress = (await engine.runs({ dagIds: [kind.dagId] }, ctx)).some((r) => r.state === 'queued' || r.state === 'running')
-          if (!inProgress) await engine.setPaused(kind.dagId, false, ctx)
+          if (!inProgress) {
+            await engine.setPaused(kind.dagId, false, ctx)
+            reads.paused(kind.dagId, false)
+          }
         }
         started = await engine.trigger(kind.dagId, id, {
           action: { id, name: record.name, parameters: engineParameters, dag_id: kind.dagId, user: record.user, context_marker: record.context_marker, committed_rev_id: record.committed_rev_id, timestamp: entity.timestamp },
@@ -199,6 +206,7 @@ export function createActions (deps: {
         throw error
       }
       await repos.actions.insert({ ...record, dag_execution_date: started.logical_date ?? started.run_after ?? null })
+      reads.triggered(started)
       return started
     }
     // the in-progress check and the trigger are one step per site: one at a time in this process, and one at a
@@ -253,15 +261,15 @@ export function createActions (deps: {
 
   /** The task instances of an action's run (run id = action id): grouped tasks are `<group>.<task>` of the same run. */
   async function stepsOf (action: ActionRecord, ctx: RequestContext): Promise<EngineTask[]> {
-    return await engine.tasks(action.dag_id, action.id, ctx).catch(unlessMissing<EngineTask[]>([]))
+    return await reads.tasks(action.dag_id, action.id, ctx).catch(unlessMissing<EngineTask[]>([]))
   }
 
   /** An action's run, its DAG's pause flag and its steps, read at once; nothing for an action that never ran. */
   async function runOf (action: ActionRecord, ctx: RequestContext): Promise<{ run: EngineRun | undefined, paused: boolean, steps: EngineTask[] }> {
     if (action.validation_failed) return { run: undefined, paused: false, steps: [] }
     const [run, paused, steps] = await Promise.all([
-      engine.run(action.dag_id, action.id, ctx),
-      engine.dag(action.dag_id, ctx).then((dag) => dag.is_paused, unlessMissing(false)),
+      reads.run(action.dag_id, action.id, ctx),
+      reads.isPaused(action.dag_id, ctx).then((p) => p ?? false),
       stepsOf(action, ctx)
     ])
     return run === undefined ? { run, paused: false, steps: [] } : { run, paused, steps }
@@ -271,7 +279,7 @@ export function createActions (deps: {
   async function stepsOfMany (actions: ActionRecord[], ctx: RequestContext): Promise<Map<string, EngineTask[]>> {
     const steps = new Map<string, EngineTask[]>()
     if (actions.length === 0) return steps
-    const tasks = await engine.tasksOfRuns({ dagIds: [...new Set(actions.map((a) => a.dag_id))], runIds: actions.map((a) => a.id) }, ctx)
+    const tasks = await reads.tasksOfRuns({ dagIds: [...new Set(actions.map((a) => a.dag_id))], runIds: actions.map((a) => a.id) }, ctx)
     for (const task of tasks) steps.set(task.dag_run_id, [...(steps.get(task.dag_run_id) ?? []), task])
     return steps
   }
@@ -301,7 +309,7 @@ export function createActions (deps: {
   async function pausedDags (dagIds: string[], ctx: RequestContext): Promise<Set<string>> {
     const paused = new Set<string>()
     for (const dagId of new Set(dagIds)) {
-      if (await engine.dag(dagId, ctx).then((dag) => dag.is_paused, unlessMissing(false))) paused.add(dagId)
+      if (await reads.isPaused(dagId, ctx) === true) paused.add(dagId)
     }
     return paused
   }
@@ -314,7 +322,7 @@ export function createActions (deps: {
     const dagIds = [...new Set(started.map((a) => a.dag_id))]
     // the engine's runs, DAG flags and steps and the database's notes are independent: read them at once
     const [runs, paused, steps, notes] = await Promise.all([
-      dagIds.length === 0 ? [] : engine.runs({ dagIds }, ctx),
+      dagIds.length === 0 ? [] : reads.runs({ dagIds }, ctx),
       pausedDags(dagIds, ctx),
       stepsOfMany(started, ctx),
       deps.notes.forActions(actions.map((a) => a.id), verbosity)
@@ -410,13 +418,17 @@ export function createActions (deps: {
     if (verb === 'pause') {
       if (run.state !== 'running' || paused) throw paused ? new ConflictError('Unable to pause action', 'The action is already paused') : refuse('running')
       await engine.setPaused(action.dag_id, true, ctx)
+      reads.paused(action.dag_id, true)
     } else if (verb === 'unpause') {
       if (!(run.state === 'queued' || run.state === 'running') || !paused) throw paused ? refuse('queued or running') : new ConflictError('Unable to unpause action', 'The action is not paused')
       await engine.setPaused(action.dag_id, false, ctx)
+      reads.paused(action.dag_id, false)
     } else {
       if (!(run.state === 'queued' || run.state === 'running')) throw refuse('running or queued')
       await engine.setRunState(action.dag_id, action.id, 'failed', ctx)
       if (paused) await engine.setPaused(action.dag_id, false, ctx)
+      // a stopped run changes many task instances: read the engine itself until the watch has seen them
+      reads.changed()
     }
     await repos.audit.insert({ id: newUlid(), action_id: action.id, command: verb, user: ctx.user ?? 'unknown', datetime: new Date().toISOString() })
   }
@@ -430,7 +442,7 @@ export function createActions (deps: {
   async function settleTags (ctx: Pick<RequestContext, 'contextMarker' | 'user'>): Promise<number> {
     let settled = 0
     for (const action of await repos.actions.listTagsPending()) {
-      const run = await engine.run(action.dag_id, action.id, ctx)
+      const run = await reads.run(action.dag_id, action.id, ctx)
       if (run === undefined || !FINISHED.has(String(run.state))) continue
       const steps = await stepsOf(action, ctx as RequestContext)
       const stateOf = (taskId: string): string | null => steps.find((s) => s.task_id === taskId)?.state ?? null

@@ -2,6 +2,7 @@
 import { BadRequestError, NotFoundError, type RequestContext } from '@slipway/common'
 import type { EngineClient } from '../clients/engine.ts'
 import { workflowDetail, workflowOf } from './steps.ts'
+import { directReads, type EngineReads } from './engine-watch.ts'
 
 // the engine's datetimes are Python's: years 1 to 9999; bounds beyond them are clamped, never sent
 const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z')
@@ -25,10 +26,11 @@ export function sinceOf (value: string | undefined, now = new Date()): Date {
   return withinEngine(date.getTime())
 }
 
-export function createWorkflows (deps: { engine: EngineClient }) {
+export function createWorkflows (deps: { engine: EngineClient, reads?: EngineReads }) {
+  const reads = deps.reads ?? directReads(deps.engine)
   async function list (since: string | undefined, ctx: RequestContext) {
     const threshold = sinceOf(since)
-    const runs = await deps.engine.runs({ logicalDateGte: threshold.toISOString() }, ctx)
+    const runs = await reads.runs({ logicalDateGte: threshold.toISOString() }, ctx)
     return runs.map(workflowOf)
       .sort((a, b) => String(a.execution_date).localeCompare(String(b.execution_date)) || a.dag_id.localeCompare(b.dag_id))
   }
@@ -45,12 +47,12 @@ export function createWorkflows (deps: { engine: EngineClient }) {
     if (Number.isNaN(instant) || instant < EARLIEST_MS || instant > LATEST_MS) throw new BadRequestError('Invalid Workflow ID specified', 'Workflow id must use {dag id}__{execution date} format')
     const notFound = (): NotFoundError => new NotFoundError('Workflow not found', `A Workflow with id ${workflowId} was not found`)
     // the run of the longest DAG id that the name starts with: DAG ids may hold dots themselves
-    const run = (await deps.engine.runs({ logicalDateGte: withinEngine(instant - 1000).toISOString() }, ctx))
+    const run = (await reads.runs({ logicalDateGte: withinEngine(instant - 1000).toISOString() }, ctx))
       .filter((r) => (name === r.dag_id || name.startsWith(`${r.dag_id}.`)) && new Date(r.logical_date ?? r.run_after).getTime() === instant)
       .sort((a, b) => b.dag_id.length - a.dag_id.length)[0]
     if (run === undefined) throw notFound()
     const path = name.slice(run.dag_id.length + 1)
-    const tasks = await deps.engine.tasks(run.dag_id, run.dag_run_id, ctx)
+    const tasks = await reads.tasks(run.dag_id, run.dag_run_id, ctx)
     if (path !== '' && !tasks.some((t) => t.task_id.startsWith(`${path}.`))) throw notFound()
     return workflowDetail(run, tasks, path)
   }

@@ -44,6 +44,11 @@ describe.skipIf(!CONTRACTS_PRESENT)('the engine client against stub-engine and t
     // a run id triggered already is that run (Airflow's 409 read as "already triggered")
     expect(await client.trigger('deploy_site', 'A1', {})).toMatchObject({ dag_run_id: 'A1', state: 'success' })
     await expect(client.dag('no_such_dag')).rejects.toBeInstanceOf(NotFoundError)
+    expect((await client.dags()).map((d) => d.dag_id)).toContain('deploy_site')
+    const changed = await client.changedSince(new Date(Date.now() - 60_000).toISOString())
+    expect(changed.runs.map((r) => r.dag_run_id).sort()).toEqual(['A1', 'T1'])
+    expect(changed.tasks.some((t) => t.dag_run_id === 'A1' && t.task_id === 'drydock_build.prepare_site')).toBe(true)
+    expect(await client.changedSince(new Date(Date.now() + 60_000).toISOString())).toEqual({ runs: [], tasks: [] })
 
     const contract = contractChecker()
     for (const exchange of proxy.exchanges) {
@@ -52,10 +57,13 @@ describe.skipIf(!CONTRACTS_PRESENT)('the engine client against stub-engine and t
     }
     const operations = new Set(proxy.exchanges.map((e) => `${e.method} ${e.path.split('?')[0]?.replace(/\/(A1|T1|nope|no_such_dag|deploy_site|test_site|action_xcom)(?=\/|$)/g, '/{}') ?? ''}`))
     expect([...operations].sort()).toEqual([
+      'GET /api/v2/dags',
       'GET /api/v2/dags/{}',
       'GET /api/v2/dags/{}/dagRuns/{}',
       'GET /api/v2/dags/{}/dagRuns/{}/taskInstances',
       'GET /api/v2/dags/{}/dagRuns/{}/taskInstances/{}/logs/1',
+      'GET /api/v2/dags/~/dagRuns',
+      'GET /api/v2/dags/~/dagRuns/~/taskInstances',
       'PATCH /api/v2/dags/{}',
       'PATCH /api/v2/dags/{}/dagRuns/{}',
       'POST /api/v2/dags/{}/dagRuns',

@@ -18,7 +18,8 @@ function jsonOrText (text: string): unknown {
 /** `target` is an origin; `answer` may answer a request instead of the target (return undefined to forward). */
 export async function startPassThrough (target: string, answer?: (path: string) => { status: number, text: string } | undefined) {
   const exchanges: Exchange[] = []
-  const app = Fastify()
+  // closing drops open connections too: a client polling through the proxy must not hold the test's end
+  const app = Fastify({ forceCloseConnections: true })
   acceptAllBodiesAsText(app)
   app.all('/*', async (incoming, reply) => {
     const own = answer?.(incoming.url)

@@ -22,6 +22,7 @@ import type { VersionSeverity } from '../../src/domain/deployment-configuration.
 import { createActions } from '../../src/domain/actions.ts'
 import { createNotes } from '../../src/domain/notes.ts'
 import { createWorkflows } from '../../src/domain/workflows.ts'
+import { createEngineWatch } from '../../src/domain/engine-watch.ts'
 import { createSiteStatuses } from '../../src/domain/site-statuses.ts'
 import { POLICY_DEFAULTS } from '../../src/policy.ts'
 
@@ -65,6 +66,8 @@ export interface TestStackOptions {
   deploymentVersion?: { create: VersionSeverity, commit: VersionSeverity }
   /** The database (the caller closes it); default: a fresh in-memory SQLite closed with the stack. */
   repos?: Repositories
+  /** An engine watch serving the action and workflow reads (started with the stack, stopped after the test). */
+  watch?: { intervalMs: number, staleMs: number }
   /** Puts something (a fault proxy) between the orchestrator and a component: answers the URL to call instead. */
   wrap?: (component: 'store' | 'engine' | 'provisioner' | 'validator', url: string) => Promise<string>
 }
@@ -86,27 +89,32 @@ export async function buildTestStack (options: TestStackOptions = {}) {
 
   /** An orchestrator on `repos` over these stand-ins; building a second one on the same database is a restart. */
   async function orchestrator (repos: Repositories) {
+    // each orchestrator process keeps its own watch, on its own engine client
+    const ownEngine = createEngineClient({ baseUrl: urls.engine, username: 'admin', password: 'admin', timeoutMs: options.timeoutMs ?? 2000 })
+    const watch = options.watch === undefined ? undefined : createEngineWatch({ engine: ownEngine, ...options.watch })
+    watch?.start()
+    onTestFinished(() => watch?.stop())
     const storeClient = createStoreClient({ baseUrl: urls.store, timeoutMs: options.timeoutMs ?? 2000 })
     const lock = createApiLock({ repos, leaseS: options.leaseS ?? 60 })
     const configdocs = createConfigdocs({ store: storeClient, validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? 1000 }), lock, deploymentVersion: options.deploymentVersion })
     const notes = createNotes({ repos, timeoutMs: 500, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') })
-    const actions = createActions({ repos, engine: engineClient, store: storeClient, notes, designRef: configdocs.designRef, deploymentVersionCommit: options.deploymentVersion?.commit })
+    const actions = createActions({ repos, engine: engineClient, store: storeClient, notes, designRef: configdocs.designRef, deploymentVersionCommit: options.deploymentVersion?.commit, reads: watch?.reads })
     const app = await buildApp({
       authenticator: testAuthenticator(),
       policy: createPolicy(POLICY_DEFAULTS, options.policy),
       configdocs,
       actions,
       notes,
-      workflows: createWorkflows({ engine: engineClient }),
+      workflows: createWorkflows({ engine: engineClient, reads: watch?.reads }),
       siteStatuses: createSiteStatuses({ provisioner: createProvisionerClient({ baseUrl: urls.provisioner, timeoutMs: options.timeoutMs ?? 1000 }), legacyKeys: false }),
       logger: false,
       bodyLimitBytes: 256 * 1024
     })
-    return { app, actions }
+    return { app, actions, watch }
   }
 
   const repos = options.repos ?? openSqlite(':memory:')
-  const { app, actions } = await orchestrator(repos)
+  const { app, actions, watch } = await orchestrator(repos)
   onTestFinished(async () => {
     await app.close()
     if (options.repos === undefined) await repos.close()
@@ -114,5 +122,5 @@ export async function buildTestStack (options: TestStackOptions = {}) {
     await site.close()
     await store.close()
   })
-  return { app, repos, store, site, engine, validator, validatorMode, actions, engineClient, orchestrator }
+  return { app, repos, store, site, engine, validator, validatorMode, actions, engineClient, orchestrator, watch }
 }
