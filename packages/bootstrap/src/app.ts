@@ -1,5 +1,5 @@
 // buildApp(deps): the bootstrap service's routes on common's service app; never listens.
-import { acceptAllBodiesAsText, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
+import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Policy } from '@slipway/common'
 import type { DesignFetcher } from './clients/design.ts'
 import type { FileSources } from './clients/file-sources.ts'
@@ -43,6 +43,7 @@ export async function buildApp (deps: AppDeps) {
   await app.register(versionsRoutes)
   await app.register(async (api) => {
     await api.register(healthRoutes)
+    await api.register(apiIndexRoutes, { service: 'bootstrap' })
     await api.register(joinScriptRoutes, { fetchDesign: deps.fetchDesign, fetchFiles: deps.fetchFiles, kubernetes: deps.kubernetes, encryptPayload: deps.encryptPayload })
     await api.register(validateDesignRoutes, { fetchDesign: deps.fetchDesign })
     await api.register(nodeLabelRoutes, { kubernetes: deps.kubernetes })

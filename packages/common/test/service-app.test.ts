@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import type { InjectOptions } from 'fastify'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createServiceApp, acceptTextBodies } from '../src/fastify/service-app.ts'
-import { healthRoutes, versionsRoutes } from '../src/fastify/routes.ts'
+import { apiIndexRoutes, healthRoutes, versionsRoutes } from '../src/fastify/routes.ts'
 import { createPolicy } from '../src/auth/policy.ts'
 import { ConflictError, DownstreamError, ServiceUnavailableError } from '../src/errors.ts'
 import type { Authenticator } from '../src/auth/identity.ts'
@@ -20,6 +20,7 @@ async function buildTestApp (options: { authenticator?: Authenticator } = {}) {
     policy: createPolicy({ admin_required: 'role:admin', 'svc:get': 'rule:admin_required', 'svc:secret': 'role:auditor', 'svc:broken': 'rule:admin_required', 'svc:open': '@', 'svc:not-admin': 'not role:admin', 'svc:anyone': 'role:anyone' })
   })
   await app.register(healthRoutes, { prefix: '/api/v1.0' })
+  await app.register(apiIndexRoutes, { prefix: '/api/v1.0', service: 'test' })
   await app.register(versionsRoutes)
   acceptTextBodies(app, ['application/x-yaml'])
   app.get('/api/v1.0/things/:id', {
@@ -148,6 +149,17 @@ describe('authentication and policy', () => {
     expect(health.body).toBe('')
     const versions = await app.inject({ url: '/versions' })
     expect(versions.json()).toEqual({ 'v1.0': { path: '/api/v1.0', status: 'stable' } })
+  })
+  it('answers the API root without a token: the service, its versions and every route under the root', async () => {
+    const app = await buildTestApp()
+    for (const url of ['/api/v1.0', '/api/v1.0/']) {
+      const res = await app.inject({ url })
+      expect(res.statusCode, url).toBe(200)
+      const index = res.json()
+      expect(index).toMatchObject({ service: 'test', versions: { 'v1.0': { path: '/api/v1.0', status: 'stable' } } })
+      expect(index.routes).toEqual(expect.arrayContaining(['GET /api/v1.0/health (no token)', 'GET /api/v1.0/things/:id', 'POST /api/v1.0/things']))
+      expect(index.routes).not.toContain('GET /versions (no token)')
+    }
   })
 })
 

@@ -1,5 +1,5 @@
 // buildApp(deps): the orchestrator's routes on common's service app; never listens.
-import { acceptAllBodiesAsText, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
+import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Policy } from '@slipway/common'
 import { verbosityOf } from './domain/format.ts'
 import type { Configdocs } from './domain/configdocs.ts'
@@ -44,6 +44,7 @@ export async function buildApp (deps: AppDeps) {
   await app.register(versionsRoutes)
   await app.register(async (api) => {
     await api.register(healthRoutes)
+    await api.register(apiIndexRoutes, { service: 'orchestrator' })
     await api.register(configdocsRoutes, { configdocs: deps.configdocs })
     await api.register(actionRoutes, { actions: deps.actions })
     await api.register(workflowRoutes, { workflows: deps.workflows, siteStatuses: deps.siteStatuses, notes: deps.notes })

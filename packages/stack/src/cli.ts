@@ -1,73 +1,87 @@
-// `npm start`: the whole stack on 127.0.0.1 with embedded defaults, data under SLIPWAY_DATA_DIR (./data).
+// `npm start`: the whole stack on 127.0.0.1 with embedded defaults, data under SLIPWAY_DATA_DIR (./data). Every
+// failure to start is one line per problem and stops whatever had started; Ctrl-C stops everything, at any moment.
 import { resolve } from 'node:path'
-import { DEFAULT_PORTS, PROCESS_NAMES, startStack, type ProcessName } from './stack.ts'
+import { banner } from './banner.ts'
+import { leftoverState, watchDataFolder } from './data-folder.ts'
+import { DEFAULT_PORTS, PORT_VARIABLES, PROCESS_NAMES, stackVariables, type ProcessName } from './environment.ts'
+import { StackStartError, startStack, type Stack } from './stack.ts'
 
-const PORT_VARIABLES: Record<ProcessName, string> = {
-  orchestrator: 'ORCHESTRATOR_PORT',
-  bootstrap: 'BOOTSTRAP_PORT',
-  store: 'STORE_PORT',
-  engine: 'ENGINE_PORT',
-  site: 'SITE_PORT'
+function say (line: string): void {
+  process.stderr.write(`slipway: ${line}\n`)
 }
 
-function portsFromEnv (): Record<ProcessName, number> {
+function portsFromEnv (): { ports: Record<ProcessName, number>, problems: string[] } {
   const ports = { ...DEFAULT_PORTS }
+  const problems: string[] = []
   for (const name of PROCESS_NAMES) {
     const value = process.env[PORT_VARIABLES[name]]
     if (value === undefined || value === '') continue
-    const port = Number(value)
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      process.stderr.write(`${PORT_VARIABLES[name]} must be a port number (0-65535), got '${value}'\n`)
-      process.exit(2)
-    }
-    ports[name] = port
+    const port = /^\d+$/.test(value) ? Number(value) : Number.NaN
+    if (!Number.isInteger(port) || port > 65535) problems.push(`${PORT_VARIABLES[name]}: must be a port number (0-65535) (got ${JSON.stringify(value)})`)
+    else ports[name] = port
   }
-  return ports
+  return { ports, problems }
 }
 
 const started = Date.now()
 const dataDir = resolve(process.env.SLIPWAY_DATA_DIR ?? 'data')
-let stack: Awaited<ReturnType<typeof startStack>> | undefined
-let shuttingDown = false
-
-async function shutdown (code: number): Promise<void> {
-  if (shuttingDown) return
-  shuttingDown = true
-  await stack?.close()
-  process.exit(code)
+const { ports, problems } = portsFromEnv()
+if (problems.length > 0) {
+  problems.forEach(say)
+  process.exit(2)
+}
+// the stack wires its processes with these itself: the caller's values would otherwise be silently dropped
+const ignored = stackVariables().filter((name) => (process.env[name] ?? '') !== '')
+if (ignored.length > 0) {
+  say(`npm start sets ${ignored.join(', ')} itself for its processes and does not use the values in this environment ` +
+    `(ports: ${Object.values(PORT_VARIABLES).join(', ')}; data: SLIPWAY_DATA_DIR)`)
+}
+const leftovers = leftoverState(dataDir)
+if (leftovers.length > 0) {
+  say(`${dataDir} has no admin-token but holds ${leftovers.join(', ')} state from an earlier stack: those processes will remember ` +
+    `what the others do not; to start afresh, stop the stack and delete ${dataDir}`)
 }
 
-process.on('SIGINT', () => { shutdown(0).catch(() => process.exit(1)) })
-process.on('SIGTERM', () => { shutdown(0).catch(() => process.exit(1)) })
+const controller = new AbortController()
+let stack: Stack | undefined
+let stopping = false
+
+function stop (code: number): void {
+  if (stopping) return
+  stopping = true
+  // while starting, startStack stops what it started and rejects: the catch below exits
+  if (stack === undefined) { controller.abort(); return }
+  stack.close().then(() => process.exit(code), () => process.exit(1))
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => { stop(0) })
 
 try {
   stack = await startStack({
     dataDir,
-    ports: portsFromEnv(),
+    ports,
     adminToken: process.env.SLIPWAY_ADMIN_TOKEN,
+    signal: controller.signal,
     onExit: (name, code, signal) => {
-      process.stderr.write(`\nslipway: ${name} exited unexpectedly (${signal ?? `code ${code}`}); stopping the stack\n`)
-      shutdown(1).catch(() => process.exit(1))
+      say(`${name} exited unexpectedly (${signal ?? `exit code ${code}`}); stopping the stack`)
+      stop(1)
     }
   })
 } catch (error) {
-  process.stderr.write(`slipway: the stack did not start: ${(error as Error).message}\n`)
+  if (controller.signal.aborted) {
+    say('start interrupted; every process it had started is stopped')
+    process.exit(130)
+  }
+  if (error instanceof StackStartError) {
+    error.problems.forEach(say)
+    process.exit(error.exitCode)
+  }
+  say(`the stack did not start: ${(error as Error).message}`)
   process.exit(1)
 }
 
-const { urls, adminToken } = stack
-process.stdout.write([
-  '',
-  `Slipway is up in ${Date.now() - started} ms (data in ${dataDir})`,
-  `  orchestrator  ${urls.orchestrator}/api/v1.0`,
-  `  bootstrap     ${urls.bootstrap}/api/v1.0`,
-  `  store         ${urls.store}/api/v1.0   (Deckhand stand-in)`,
-  `  engine        ${urls.engine}/api/v2     (Airflow 3 stand-in)`,
-  `  site          ${urls.site}/api/v1.0   (Drydock + Kubernetes stand-in)`,
-  '',
-  `  admin token   ${adminToken}`,
-  `  try: curl -H 'X-Auth-Token: ${adminToken}' ${urls.orchestrator}/api/v1.0/configdocs`,
-  '',
-  'Ctrl-C stops everything.',
-  ''
-].join('\n'))
+process.stdout.write(banner({ stack, dataDir, startedMs: Date.now() - started, databaseUrl: process.env.DATABASE_URL }))
+watchDataFolder(dataDir, () => {
+  say(`${dataDir} was deleted while the stack runs: the processes keep their open files and the engine and site write ` +
+    'their state again when they stop; for a clean reset stop the stack (Ctrl-C), then delete the folder again')
+})

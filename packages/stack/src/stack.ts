@@ -1,23 +1,22 @@
-// Starts the five Slipway processes wired to each other, waits until each is healthy, and stops them all.
-import { spawn, type ChildProcess } from 'node:child_process'
+// Starts the five Slipway processes wired to each other, waits until each is healthy, and stops them all: a start
+// that fails half-way, or is interrupted, stops every process it started before it rejects.
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { dirname, join, resolve as resolvePath } from 'node:path'
 import { stringify as stringifyYaml } from 'yaml'
+import { spawnService, waitHealthy, type ServiceChild } from './child.ts'
+import { DEFAULT_PORTS, PORT_VARIABLES, PROCESS_NAMES, stackEnvironment, type ProcessName } from './environment.ts'
+import { freePort, portHolder, portRefusal } from './ports.ts'
+
+export { DEFAULT_PORTS, PORT_VARIABLES, PROCESS_NAMES, stackEnvironment, stackVariables, type ProcessName } from './environment.ts'
 
 const REPO_ROOT = resolvePath(import.meta.dirname, '../../..')
-// Node keeps the type-stripped, compiled modules here: a start after the first skips the TypeScript stripper
-// (about a second of start-up and 20 MB of memory per process)
 // young-generation halves capped at 4 MB: about 8 MB less resident memory per idle process than Node's
 // default (bench/stack.ts)
 const NODE_FLAGS = ['--max-semi-space-size=4']
+// Node keeps the type-stripped, compiled modules here: a start after the first skips the TypeScript stripper
+// (about a second of start-up and 20 MB of memory per process)
 const COMPILE_CACHE = resolvePath(REPO_ROOT, process.env.NODE_COMPILE_CACHE ?? join('node_modules', '.cache', 'slipway-compile'))
-
-export type ProcessName = 'store' | 'engine' | 'site' | 'bootstrap' | 'orchestrator'
-
-/** The five processes of the stack. */
-export const PROCESS_NAMES: ProcessName[] = ['store', 'site', 'engine', 'bootstrap', 'orchestrator']
 
 const PACKAGE_OF: Record<ProcessName, string> = {
   store: 'stub-store',
@@ -27,15 +26,25 @@ const PACKAGE_OF: Record<ProcessName, string> = {
   orchestrator: 'orchestrator'
 }
 
-export const DEFAULT_PORTS: Record<ProcessName, number> = { orchestrator: 9000, bootstrap: 9001, store: 9100, engine: 9200, site: 9300 }
-
 /** Where each process answers when it is ready. */
-const HEALTH_PATH: Record<ProcessName, string> = {
+export const HEALTH_PATH: Record<ProcessName, string> = {
   orchestrator: '/api/v1.0/health',
   bootstrap: '/api/v1.0/health',
   store: '/api/v1.0/health',
   engine: '/api/v2/monitor/health',
   site: '/api/v1.0/health'
+}
+
+/** A start that failed; `problems` are one line each, and `exitCode` is 2 when the operator can fix them. */
+export class StackStartError extends Error {
+  readonly problems: string[]
+  readonly exitCode: number
+  constructor (problems: string[], exitCode: number) {
+    super(problems.join('; '))
+    this.name = 'StackStartError'
+    this.problems = problems
+    this.exitCode = exitCode
+  }
 }
 
 export interface StackOptions {
@@ -49,9 +58,13 @@ export interface StackOptions {
   env?: Partial<Record<ProcessName, Record<string, string>>>
   /** Where process output goes (default: prefixed lines on stdout). */
   output?: (name: ProcessName, line: string) => void
-  /** Called when a process exits while the stack is running. */
+  /** Called when a process exits while the stack is running (not while it starts or stops). */
   onExit?: (name: ProcessName, code: number | null, signal: NodeJS.Signals | null) => void
   healthTimeoutMs?: number
+  /** Aborting it while the stack starts stops every process started so far; startStack then rejects. */
+  signal?: AbortSignal
+  /** false: no look at the ports before starting, each process finds a busy one itself (a start failing half-way). */
+  checkPorts?: boolean
 }
 
 export interface Stack {
@@ -68,88 +81,45 @@ export interface Stack {
   close: () => Promise<void>
 }
 
-async function freePort (host: string): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, host, () => {
-      const address = server.address()
-      server.close(() => { resolve(typeof address === 'object' && address !== null ? address.port : 0) })
-    })
-  })
+/** A secret that never begins with `-` or `_`, so that it cannot be read as an option on a command line. */
+function newSecret (): string {
+  for (;;) {
+    const secret = randomBytes(24).toString('base64url')
+    if (/^[A-Za-z0-9]/.test(secret)) return secret
+  }
 }
 
 /** A secret kept in the data folder: made once, the same on every later start. */
 function keptSecret (file: string, given?: string): string {
   if (given !== undefined && given !== '') return given
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
-  const secret = randomBytes(24).toString('base64url')
+  const secret = newSecret()
   mkdirSync(dirname(file), { recursive: true })
   writeFileSync(file, `${secret}\n`, { mode: 0o600 })
   return secret
 }
 
-async function waitHealthy (url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited (${child.exitCode ?? child.signalCode}) before it was healthy`)
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1000) })
-      if (response.status < 300) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
+/** Every wanted port that cannot be listened on, as one line each naming its variable and what holds it. */
+async function portProblems (host: string, ports: Partial<Record<ProcessName, number>>): Promise<string[]> {
+  const problems: string[] = []
+  for (const name of PROCESS_NAMES) {
+    const port = ports[name] ?? DEFAULT_PORTS[name]
+    if (port === 0) continue
+    const refusal = await portRefusal(host, port)
+    if (refusal === undefined) continue
+    const holder = refusal === 'EADDRINUSE' ? portHolder(port) : undefined
+    const what = refusal === 'EADDRINUSE' ? `is in use${holder === undefined ? '' : ` by ${holder}`}` : `cannot be listened on at ${host} (${refusal})`
+    problems.push(`port ${port} (${name}) ${what}: set ${PORT_VARIABLES[name]}, or stop what holds it`)
   }
-  throw new Error(`not healthy within ${timeoutMs} ms (${url})`)
+  return problems
 }
 
-/** The environment of each process: ports, data folders, and the URLs and tokens that wire them together. */
-export function stackEnvironment (options: {
-  host: string
-  ports: Record<ProcessName, number>
-  dataDir: string
-  serviceToken: string
-  engineUser: string
-  enginePassword: string
-  tokensFile: string
-}): Record<ProcessName, Record<string, string>> {
-  const { host, ports, dataDir, serviceToken } = options
-  const base = (name: ProcessName): string => `http://${host}:${ports[name]}`
-  const storeUrl = `${base('store')}/api/v1.0`
-  const auth = { AUTH_PROVIDER: 'static', AUTH_TOKENS_FILE: options.tokensFile, SERVICE_TOKEN: serviceToken }
-  return {
-    store: { HOST: host, PORT: String(ports.store), STORE_DATA_DIR: join(dataDir, 'store'), STORE_AUTH_TOKENS: serviceToken },
-    site: { HOST: host, PORT: String(ports.site), SITE_DATA_DIR: join(dataDir, 'site'), STORE_URL: storeUrl, SERVICE_TOKEN: serviceToken, SITE_AUTH_TOKENS: serviceToken },
-    engine: {
-      HOST: host,
-      PORT: String(ports.engine),
-      ENGINE_DATA_DIR: join(dataDir, 'engine'),
-      ENGINE_USERS: `${options.engineUser}:${options.enginePassword}`,
-      SITE_URL: base('site'),
-      BOOTSTRAP_URL: `${base('bootstrap')}/api/v1.0`,
-      STORE_URL: storeUrl,
-      SERVICE_TOKEN: serviceToken
-    },
-    bootstrap: { HOST: host, PORT: String(ports.bootstrap), ...auth, KUBE_API_URL: base('site'), KUBE_TOKEN: serviceToken },
-    orchestrator: {
-      HOST: host,
-      PORT: String(ports.orchestrator),
-      ...auth,
-      ORCHESTRATOR_DATA_DIR: join(dataDir, 'orchestrator'),
-      STORE_URL: storeUrl,
-      VALIDATORS: `Promenade=${base('bootstrap')}/api/v1.0/validatedesign`,
-      ENGINE_URL: base('engine'),
-      ENGINE_USERNAME: options.engineUser,
-      ENGINE_PASSWORD: options.enginePassword,
-      PROVISIONER_URL: `${base('site')}/api/v1.0`
-    }
-  }
-}
-
-/** Starts the whole stack; rejects (after stopping what it started) when a process is not healthy in time. */
+/** Starts the whole stack; rejects, after stopping what it started, when a process fails or is not healthy in time. */
 export async function startStack (options: StackOptions): Promise<Stack> {
   const host = options.host ?? '127.0.0.1'
+  const busy = options.checkPorts === false ? [] : await portProblems(host, options.ports ?? {})
+  if (busy.length > 0) throw new StackStartError(busy, 2)
+  options.signal?.throwIfAborted()
   const dataDir = resolvePath(options.dataDir)
   mkdirSync(dataDir, { recursive: true })
   const ports = {} as Record<ProcessName, number>
@@ -170,59 +140,63 @@ export async function startStack (options: StackOptions): Promise<Stack> {
   const env = stackEnvironment({ host, ports, dataDir, serviceToken, engineUser: 'slipway', enginePassword, tokensFile })
   const urls = Object.fromEntries(PROCESS_NAMES.map((name) => [name, `http://${host}:${ports[name]}`])) as Record<ProcessName, string>
   const output = options.output ?? ((name, line) => { process.stdout.write(`${name.padEnd(12)} | ${line}\n`) })
-  const children = new Map<ProcessName, ChildProcess>()
+  const children = new Map<ProcessName, ServiceChild>()
   const stopping = new Set<ProcessName>()
+  let running = false
   let closing = false
 
-  function forward (name: ProcessName, stream: NodeJS.ReadableStream | null): void {
-    let rest = ''
-    stream?.setEncoding('utf8')
-    stream?.on('data', (chunk: string) => {
-      const lines = (rest + chunk).split('\n')
-      rest = lines.pop() ?? ''
-      for (const line of lines) if (line !== '') output(name, line)
-    })
-  }
-
   async function startProcess (name: ProcessName): Promise<void> {
-    const entry = join(REPO_ROOT, 'packages', PACKAGE_OF[name], 'src', 'server.ts')
-    const child = spawn(process.execPath, [...NODE_FLAGS, entry], {
+    const service = spawnService({
+      service: PACKAGE_OF[name],
+      entry: join(REPO_ROOT, 'packages', PACKAGE_OF[name], 'src', 'server.ts'),
+      nodeFlags: NODE_FLAGS,
       cwd: REPO_ROOT,
       env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', NODE_COMPILE_CACHE: COMPILE_CACHE, ...env[name], ...options.env?.[name] },
-      stdio: ['ignore', 'pipe', 'pipe']
+      output: (line) => { output(name, line) }
     })
-    children.set(name, child)
-    forward(name, child.stdout)
-    forward(name, child.stderr)
-    child.on('exit', (code, signal) => {
-      if (children.get(name) === child) children.delete(name)
-      if (!closing && !stopping.has(name)) options.onExit?.(name, code, signal)
+    children.set(name, service)
+    service.child.once('exit', (code, signal) => {
+      if (children.get(name) === service) children.delete(name)
+      if (running && !closing && !stopping.has(name)) options.onExit?.(name, code, signal)
     })
-    await waitHealthy(urls[name] + HEALTH_PATH[name], child, options.healthTimeoutMs ?? 15_000)
-      .catch((error: Error) => { throw new Error(`${name}: ${error.message}`) })
+    try {
+      await waitHealthy(urls[name] + HEALTH_PATH[name], service, options.healthTimeoutMs ?? 15_000, options.signal)
+    } catch (error) {
+      if (options.signal?.aborted === true) throw error
+      // its last words may still be in the pipe when it has exited
+      await Promise.race([new Promise((resolve) => service.child.once('close', resolve)), new Promise((resolve) => setTimeout(resolve, 500))])
+      const how = (error as Error).message
+      const reason = service.reason()
+      // the service's own exit code 2 is an operator's problem (runService): a variable, a port, a database
+      const code = service.child.exitCode === 2 ? 2 : 1
+      // the service names its own PORT; here the port is the stack's variable
+      if (code === 2 && reason?.startsWith('PORT: ') === true && reason.includes('in use')) {
+        throw new StackStartError([`port ${ports[name]} (${name}) is in use: set ${PORT_VARIABLES[name]}, or stop what holds it`], 2)
+      }
+      throw new StackStartError([`${name} ${how}${reason === undefined ? '' : `: ${reason}`}`], code)
+    }
   }
 
   async function stopProcess (name: ProcessName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    const child = children.get(name)
-    if (child === undefined) return
+    const service = children.get(name)
+    if (service === undefined) return
     stopping.add(name)
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-    child.kill(signal)
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-    await exited
+    // a stopped process would not act on SIGTERM
+    service.child.kill('SIGCONT')
+    service.child.kill(signal)
+    const timer = setTimeout(() => service.child.kill('SIGKILL'), 10_000)
+    await service.exited
     clearTimeout(timer)
     stopping.delete(name)
   }
 
   function signalProcess (name: ProcessName, signal: NodeJS.Signals): void {
-    children.get(name)?.kill(signal)
+    children.get(name)?.child.kill(signal)
   }
 
   async function close (): Promise<void> {
     closing = true
-    // a stopped process would not act on SIGTERM
-    for (const child of children.values()) child.kill('SIGCONT')
-    await Promise.all([...children.keys()].reverse().map(async (name) => await stopProcess(name)))
+    await Promise.all([...children.keys()].reverse().map(async (name) => { await stopProcess(name) }))
   }
 
   try {
@@ -232,5 +206,6 @@ export async function startStack (options: StackOptions): Promise<Stack> {
     await close()
     throw error
   }
-  return { urls, adminToken, serviceToken, stopProcess, startProcess, signalProcess, pid: (name) => children.get(name)?.pid, close }
+  running = true
+  return { urls, adminToken, serviceToken, stopProcess, startProcess, signalProcess, pid: (name) => children.get(name)?.child.pid, close }
 }

@@ -8,7 +8,22 @@ export async function healthRoutes (app: FastifyInstance): Promise<void> {
   })
 }
 
+const VERSIONS = { 'v1.0': { path: '/api/v1.0', status: 'stable' } }
+
 /** `GET /versions` → the API versions the service serves (spec/orchestrator.md §1.1, spec/bootstrap.md §9). */
 export async function versionsRoutes (app: FastifyInstance): Promise<void> {
-  app.get('/versions', { config: { public: true } }, async () => ({ 'v1.0': { path: '/api/v1.0', status: 'stable' } }))
+  app.get('/versions', { config: { public: true } }, async () => VERSIONS)
+}
+
+/**
+ * `GET <prefix>` (register under the API prefix) → the service, its versions and every route it serves under the
+ * prefix, without authentication: the API root `npm start` prints answers something useful instead of a 404.
+ */
+export async function apiIndexRoutes (app: FastifyInstance, options: { service: string }): Promise<void> {
+  app.get('/', { config: { public: true } }, async () => {
+    const routes = app.routeTable()
+      .filter((route) => route.url.startsWith(`${app.prefix}/`))
+      .map((route) => `${route.method} ${route.url}${route.public ? ' (no token)' : ''}`)
+    return { service: options.service, versions: VERSIONS, routes: [...new Set(routes)] }
+  })
 }

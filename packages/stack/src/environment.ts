@@ -1,0 +1,71 @@
+// What `npm start` hands each process: ports, data folders, and the URLs and tokens that wire the five together.
+// These variables are the stack's own; everything else in the caller's environment reaches every process.
+import { join } from 'node:path'
+
+export type ProcessName = 'store' | 'engine' | 'site' | 'bootstrap' | 'orchestrator'
+
+/** The five processes of the stack, in start order of the output. */
+export const PROCESS_NAMES: ProcessName[] = ['store', 'site', 'engine', 'bootstrap', 'orchestrator']
+
+export const DEFAULT_PORTS: Record<ProcessName, number> = { orchestrator: 9000, bootstrap: 9001, store: 9100, engine: 9200, site: 9300 }
+
+/** The variable of `npm start` that sets each process's port. */
+export const PORT_VARIABLES: Record<ProcessName, string> = {
+  orchestrator: 'ORCHESTRATOR_PORT',
+  bootstrap: 'BOOTSTRAP_PORT',
+  store: 'STORE_PORT',
+  engine: 'ENGINE_PORT',
+  site: 'SITE_PORT'
+}
+
+export interface WiringOptions {
+  host: string
+  ports: Record<ProcessName, number>
+  dataDir: string
+  serviceToken: string
+  engineUser: string
+  enginePassword: string
+  tokensFile: string
+}
+
+/** The environment of each process: ports, data folders, and the URLs and tokens that wire them together. */
+export function stackEnvironment (options: WiringOptions): Record<ProcessName, Record<string, string>> {
+  const { host, ports, dataDir, serviceToken } = options
+  const base = (name: ProcessName): string => `http://${host}:${ports[name]}`
+  const storeUrl = `${base('store')}/api/v1.0`
+  const auth = { AUTH_PROVIDER: 'static', AUTH_TOKENS_FILE: options.tokensFile, SERVICE_TOKEN: serviceToken }
+  return {
+    store: { HOST: host, PORT: String(ports.store), STORE_DATA_DIR: join(dataDir, 'store'), STORE_AUTH_TOKENS: serviceToken },
+    site: { HOST: host, PORT: String(ports.site), SITE_DATA_DIR: join(dataDir, 'site'), STORE_URL: storeUrl, SERVICE_TOKEN: serviceToken, SITE_AUTH_TOKENS: serviceToken },
+    engine: {
+      HOST: host,
+      PORT: String(ports.engine),
+      ENGINE_DATA_DIR: join(dataDir, 'engine'),
+      ENGINE_USERS: `${options.engineUser}:${options.enginePassword}`,
+      SITE_URL: base('site'),
+      BOOTSTRAP_URL: `${base('bootstrap')}/api/v1.0`,
+      STORE_URL: storeUrl,
+      SERVICE_TOKEN: serviceToken
+    },
+    bootstrap: { HOST: host, PORT: String(ports.bootstrap), ...auth, KUBE_API_URL: base('site'), KUBE_TOKEN: serviceToken },
+    orchestrator: {
+      HOST: host,
+      PORT: String(ports.orchestrator),
+      ...auth,
+      ORCHESTRATOR_DATA_DIR: join(dataDir, 'orchestrator'),
+      STORE_URL: storeUrl,
+      VALIDATORS: `Promenade=${base('bootstrap')}/api/v1.0/validatedesign`,
+      ENGINE_URL: base('engine'),
+      ENGINE_USERNAME: options.engineUser,
+      ENGINE_PASSWORD: options.enginePassword,
+      PROVISIONER_URL: `${base('site')}/api/v1.0`
+    }
+  }
+}
+
+/** Every variable the stack sets itself for some process: a value of the caller's for one of these is not used. */
+export function stackVariables (): string[] {
+  const ports = { orchestrator: 1, bootstrap: 1, store: 1, engine: 1, site: 1 }
+  const env = stackEnvironment({ host: 'h', ports, dataDir: 'd', serviceToken: 't', engineUser: 'u', enginePassword: 'p', tokensFile: 'f' })
+  return [...new Set(Object.values(env).flatMap((variables) => Object.keys(variables)))].sort()
+}

@@ -1,0 +1,95 @@
+// `npm start` failing or stopped at any moment leaves no process running and no port listening: a busy port is
+// found before anything starts, a process that dies while the others start stops them all, Ctrl-C during or after
+// the start stops everything, and a runner killed outright takes its processes with it.
+import { createServer } from 'node:net'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { StackStartError, startStack, PROCESS_NAMES } from '../src/stack.ts'
+import { busyPorts, dataFolder, freePorts, leftBehind, startRunner } from './helpers/processes.ts'
+
+async function hold (port: number): Promise<void> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  onTestFinished(() => { server.close() })
+}
+
+describe('npm start', () => {
+  it('names a busy port, what holds it and the variable to set, and starts nothing', async () => {
+    const { dir, marker } = dataFolder()
+    const ports = await freePorts()
+    await hold(ports.site)
+    const runner = startRunner(dir, ports)
+    expect(await runner.exited).toBe(2)
+    expect(runner.output().stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^slipway: port ${ports.site} \\(site\\) is in use by pid ${process.pid}\\b.*: set SITE_PORT, or stop what holds it$`))
+    ])
+    expect(runner.output().stdout).not.toContain('Slipway is up')
+    expect(await leftBehind(marker)).toEqual([])
+  })
+
+  it('stops every other process when one dies while they start, in one line naming the variable', async () => {
+    const { dir, marker } = dataFolder()
+    const ports = await freePorts()
+    const runner = startRunner(dir, ports, { DATABASE_URL: 'nonsense' })
+    expect(await runner.exited).toBe(2)
+    expect(runner.output().stderr).toContain('slipway: orchestrator stopped while starting (exit code 2): DATABASE_URL: must look like postgres://user:password@host:5432/database (got "nonsense")\n')
+    expect(await leftBehind(marker)).toEqual([])
+    expect(await busyPorts(Object.values(ports))).toEqual([])
+  })
+
+  it('stops everything on Ctrl-C while it starts', async () => {
+    const { dir, marker } = dataFolder()
+    const runner = startRunner(dir, await freePorts(), { LOG_LEVEL: 'info' })
+    await runner.until(/Server listening/)
+    runner.child.kill('SIGINT')
+    expect(await runner.exited).toBe(130)
+    expect(runner.output().stderr).toContain('slipway: start interrupted; every process it had started is stopped')
+    expect(await leftBehind(marker)).toEqual([])
+  })
+
+  it('stops every process gracefully, once, on Ctrl-C once up', async () => {
+    const { dir, marker } = dataFolder()
+    const ports = await freePorts()
+    const runner = startRunner(dir, ports, { LOG_LEVEL: 'info' })
+    await runner.until(/Ctrl-C stops everything/)
+    // the orchestrator's and the bootstrap service's URLs in the banner answer
+    for (const port of [ports.orchestrator, ports.bootstrap]) {
+      const index = await fetch(`http://127.0.0.1:${port}/api/v1.0`)
+      expect(index.status).toBe(200)
+      expect(((await index.json()) as { routes: string[] }).routes).toContain('GET /api/v1.0/health (no token)')
+    }
+    runner.child.kill('SIGINT')
+    expect(await runner.exited).toBe(0)
+    expect(await leftBehind(marker)).toEqual([])
+    expect(await busyPorts(Object.values(ports))).toEqual([])
+    const shutdowns = runner.output().stdout.split('\n').filter((line) => /received, shutting down/.test(line))
+    expect(shutdowns).toHaveLength(PROCESS_NAMES.length)
+    expect(shutdowns.every((line) => line.includes('SIGTERM'))).toBe(true)
+  })
+
+  it('takes its processes with it when the runner itself is killed', async () => {
+    const { dir, marker } = dataFolder()
+    const ports = await freePorts()
+    const runner = startRunner(dir, ports)
+    await runner.until(/Ctrl-C stops everything/)
+    expect(await leftBehind(marker, 0)).toHaveLength(PROCESS_NAMES.length + 1)
+    runner.child.kill('SIGKILL')
+    await runner.exited
+    expect(await leftBehind(marker, 15_000)).toEqual([])
+    expect(await busyPorts(Object.values(ports))).toEqual([])
+  })
+})
+
+describe('startStack', () => {
+  it('stops the processes it started when a port is taken half-way, naming the stack\'s variable', async () => {
+    const { dir } = dataFolder()
+    const marker = `SLIPWAY_TEST_RUN=${dir}`
+    const ports = await freePorts()
+    await hold(ports.site)
+    const env = Object.fromEntries(PROCESS_NAMES.map((name) => [name, { SLIPWAY_TEST_RUN: dir }]))
+    const started = startStack({ dataDir: dir, ports, env, checkPorts: false, output: () => {} })
+    await expect(started).rejects.toThrow(StackStartError)
+    await expect(started).rejects.toMatchObject({ exitCode: 2, problems: [`port ${ports.site} (site) is in use: set SITE_PORT, or stop what holds it`] })
+    expect(await leftBehind(marker)).toEqual([])
+    expect(await busyPorts(Object.values(ports).filter((port) => port !== ports.site))).toEqual([])
+  })
+})
