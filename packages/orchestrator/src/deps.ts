@@ -12,6 +12,7 @@ import { createActions } from './domain/actions.ts'
 import { createNotes } from './domain/notes.ts'
 import { createWorkflows } from './domain/workflows.ts'
 import { createSiteStatuses } from './domain/site-statuses.ts'
+import { createEngineWatch } from './domain/engine-watch.ts'
 import { POLICY_DEFAULTS } from './policy.ts'
 
 export async function createDeps (config: Config, options: { log?: (error: unknown) => void } = {}) {
@@ -24,7 +25,11 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
   const lock = createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: options.log })
   const configdocs = createConfigdocs({ store, validators, lock, deploymentVersion: { create: config.DEPLOYMENT_VERSION_CREATE, commit: config.DEPLOYMENT_VERSION_COMMIT } })
   const notes = createNotes({ repos, timeoutMs: config.NOTES_TIMEOUT_MS, maxBytes: config.NOTES_MAX_BYTES, serviceAuth, log: options.log })
-  const actions = createActions({ repos, engine, store, notes, designRef: configdocs.designRef, deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT })
+  // the watch serves action and workflow reads; the server starts and stops its loop
+  const watch = config.ENGINE_WATCH_INTERVAL_MS === 0
+    ? undefined
+    : createEngineWatch({ engine, intervalMs: config.ENGINE_WATCH_INTERVAL_MS, staleMs: config.ENGINE_WATCH_STALE_MS, log: options.log })
+  const actions = createActions({ repos, engine, store, notes, designRef: configdocs.designRef, deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT, reads: watch?.reads })
   return {
     repos,
     authenticator: authenticatorFromConfig(config),
@@ -32,7 +37,8 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
     configdocs,
     actions,
     notes,
-    workflows: createWorkflows({ engine }),
+    workflows: createWorkflows({ engine, reads: watch?.reads }),
+    watch,
     siteStatuses: createSiteStatuses({ provisioner, legacyKeys: config.SITE_STATUS_LEGACY_KEYS }),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     logLevel: config.LOG_LEVEL

@@ -1,5 +1,5 @@
-// Runs the orchestrator: config → deps → app → listen; the tag poller; SIGTERM/SIGINT close it gracefully. A bad
-// variable, a busy port or an unusable database is one line naming the variable, exit 2 (runService).
+// Runs the orchestrator: config → deps → app → listen; the tag poller and the engine watch; SIGTERM/SIGINT close
+// it gracefully. A bad variable, a busy port or an unusable database is one line naming the variable, exit 2 (runService).
 import { authStartupWarnings, onShutdown, runService } from '@slipway/common'
 import { loadConfig } from './config.ts'
 import { createDeps, startTagPoller } from './deps.ts'
@@ -12,5 +12,6 @@ await runService('orchestrator', async () => {
   for (const warning of authStartupWarnings(config)) app.log.warn(warning)
   await app.listen({ host: config.HOST, port: config.PORT })
   const poller = startTagPoller(deps, config.TAG_POLL_INTERVAL_MS, (error) => app.log.warn({ err: error }, 'site-action tags not settled'))
-  onShutdown([{ close: () => poller.close() }, app, deps.repos, { close: () => deps.authenticator.close?.() }], { log: (message) => app.log.info(message) })
+  deps.watch?.start()
+  onShutdown([{ close: () => poller.close() }, { close: () => deps.watch?.stop() }, app, deps.repos, { close: () => deps.authenticator.close?.() }], { log: (message) => app.log.info(message) })
 })

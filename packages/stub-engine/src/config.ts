@@ -11,7 +11,7 @@ export const ConfigSchema = Type.Object({
   ENGINE_JWT_SECRET: Type.String({ default: '', description: 'HS256 secret signing access tokens (empty: a random one per start)' }),
   ENGINE_JWT_TTL_S: Type.Integer({ default: 86_400, minimum: 1, description: 'Lifetime of an access token in seconds (`exp`)' }),
   ENGINE_JWT_CLI_TTL_S: Type.Integer({ default: 172_800, minimum: 1, description: 'Lifetime of a token from POST /auth/token/cli in seconds' }),
-  ENGINE_DAGS_PAUSED_AT_CREATION: Type.Boolean({ default: true, description: 'Site DAGs start paused, as Airflow\'s `dags_are_paused_at_creation` (sub-DAGs never start paused)' }),
+  ENGINE_DAGS_PAUSED_AT_CREATION: Type.Boolean({ default: true, description: 'Site DAGs start paused, as Airflow\'s `dags_are_paused_at_creation`' }),
   ENGINE_TASK_MS: Type.Integer({ default: 50, minimum: 0, description: 'Simulated duration of every task in milliseconds' }),
   ENGINE_RETRY_DELAY_MS: Type.Integer({ default: 100, minimum: 0, description: 'Simulated `retry_delay` between tries in milliseconds (Airflow\'s site DAGs: 30 s)' }),
   ENGINE_TICK_MS: Type.Integer({ default: 10, minimum: 1, description: 'Scheduler loop interval in milliseconds (one state step per tick)' }),

@@ -68,7 +68,8 @@ describe.each(DATABASES)('$name: 200 concurrent requests', (backend) => {
 
   it.skipIf(backend.skip)('create deploy_site: exactly one 201 and one run, the others 409 saved with their failed validation', async () => {
     const { repos } = await backend.open()
-    const { app, engineClient } = await buildTestStack({ repos, engineEnv: { ENGINE_TASK_MS: '200' } })
+    // the run must still be in progress when the last request arrives, however slow the machine: its last step hangs
+    const { app, engineClient } = await buildTestStack({ repos, engineEnv: { ENGINE_TASK_MS: '200', ENGINE_HANG_TASKS: 'deploy_site/final_deployment_status' } })
     expect((await app.inject({ method: 'POST', url: '/api/v1.0/configdocs/global', headers: YAML, payload: GLOBAL_YAML })).statusCode).toBe(201)
     expect((await app.inject({ method: 'POST', url: '/api/v1.0/configdocs/site?buffermode=append', headers: YAML, payload: SITE_YAML })).statusCode).toBe(201)
     expect((await app.inject({ method: 'POST', url: '/api/v1.0/commitconfigdocs', headers: AUTH })).statusCode).toBe(200)
