@@ -9,13 +9,15 @@ COPY packages/stub-store/package.json packages/stub-store/
 COPY packages/stub-engine/package.json packages/stub-engine/
 COPY packages/stub-site/package.json packages/stub-site/
 COPY packages/stack/package.json packages/stack/
-RUN npm ci --omit=dev --no-audit --no-fund
+# no lifecycle scripts: the root's `prepare` warms a compile cache from sources this stage does not have, and the
+# only dependency with an install script (`node`, the Node of `npm start`) is a devDependency; the image has its own
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:24-slim
 ENV NODE_ENV=production HOST=0.0.0.0
 WORKDIR /app
-COPY --from=deps /app/node_modules ./node_modules
-COPY package.json ./
+# everything the install made: the root node_modules and each packages/*/node_modules the lockfile puts there
+COPY --from=deps /app ./
 COPY packages ./packages
 COPY examples ./examples
 RUN mkdir -p /data && chown node:node /data

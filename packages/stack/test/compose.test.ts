@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
+import { readConfig } from '@slipway/common'
 import { describe, expect, it } from 'vitest'
 import type { TObject } from 'typebox'
 import { ConfigSchema as OrchestratorConfig } from '@slipway/orchestrator'
@@ -14,9 +15,19 @@ import { ConfigSchema as SiteConfig } from '@slipway/stub-site'
 import { stackEnvironment, DEFAULT_PORTS, type ProcessName } from '../src/stack.ts'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
-const compose = parseYaml(readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { command?: string[], environment?: Record<string, string>, ports?: string[], healthcheck?: { test: string[] } }>
+interface ComposeService {
+  build?: string
+  image?: string
+  restart?: string
+  command?: string[]
+  environment?: Record<string, string>
+  ports?: string[]
+  healthcheck?: { test: string[] }
+  depends_on?: Record<string, { condition: string }>
 }
+const readCompose = (file: string): { services: Record<string, ComposeService> } => parseYaml(readFileSync(resolve(ROOT, file), 'utf8'), { merge: true })
+const compose = readCompose('docker-compose.yml')
+const postgres = readCompose('docker-compose.postgres.yml')
 
 const SCHEMAS: Record<ProcessName, TObject> = { orchestrator: OrchestratorConfig, bootstrap: BootstrapConfig, store: StoreConfig, engine: EngineConfig, site: SiteConfig }
 const PACKAGES: Record<ProcessName, string> = { orchestrator: 'orchestrator', bootstrap: 'bootstrap', store: 'stub-store', engine: 'stub-engine', site: 'stub-site' }
@@ -48,6 +59,10 @@ describe('docker-compose.yml', () => {
     expect(service?.healthcheck?.test.join(' ')).toContain(`127.0.0.1:${port}/`)
   })
 
+  it.each(NAMES)('builds the image %s runs, and restarts it', (name) => {
+    expect(compose.services[name]).toMatchObject({ build: '.', image: 'slipway:latest', restart: 'unless-stopped' })
+  })
+
   it('points every URL at a service of the stack, on its port and API root', () => {
     for (const name of NAMES) {
       for (const [variable, value] of Object.entries(compose.services[name]?.environment ?? {})) {
@@ -59,6 +74,20 @@ describe('docker-compose.yml', () => {
         }
       }
     }
+  })
+})
+
+describe('docker-compose.postgres.yml', () => {
+  it('gives the orchestrator its PostgreSQL, with the password the database is made with', () => {
+    const url = postgres.services.orchestrator?.environment?.DATABASE_URL ?? ''
+    const password = postgres.services.postgres?.environment?.POSTGRES_PASSWORD ?? ''
+    expect(password).toMatch(/^\$\{SLIPWAY_DB_PASSWORD:-\w+\}$/)
+    expect(url).toBe(`postgres://slipway:${password}@postgres:5432/slipway`)
+    expect(postgres.services.postgres?.environment).toMatchObject({ POSTGRES_USER: 'slipway', POSTGRES_DB: 'slipway' })
+    expect(postgres.services.orchestrator?.depends_on?.postgres).toEqual({ condition: 'service_healthy' })
+    // the URL with the default password filled in is one the orchestrator accepts
+    const filled = url.replace(/\$\{SLIPWAY_DB_PASSWORD:-(\w+)\}/, '$1')
+    expect(() => readConfig(OrchestratorConfig, { DATABASE_URL: filled })).not.toThrow()
   })
 })
 
