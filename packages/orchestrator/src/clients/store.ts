@@ -53,9 +53,6 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
     async tag (revisionId: number, tag: string, ctx: CallContext): Promise<void> {
       await http.expectOk('POST', `/revisions/${revisionId}/tags/${encodeURIComponent(tag)}`, { ctx })
     },
-    async rollback (revisionId: number, ctx: CallContext): Promise<void> {
-      await http.expectOk('POST', `/rollback/${revisionId}`, { ctx })
-    },
     /** Raw documents of a revision (YAML text), of one collection when given. */
     async documents (revisionId: number, options: { collection?: string, cleartext: boolean }, ctx: CallContext): Promise<string> {
       const query: Record<string, string> = { 'cleartext-secrets': String(options.cleartext) }

@@ -7,6 +7,7 @@ import { StoreRejection, type StoreClient } from '../clients/store.ts'
 import type { ValidatorClient } from '../clients/validators.ts'
 import type { ApiLock } from './api-lock.ts'
 import { bufferChanges, readVersions, VERSION_NAMES, type VersionName } from './versions.ts'
+import { resetBuffer } from './buffer-reset.ts'
 import { checkDeploymentConfiguration, hasDeploymentVersion, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 
 const RANK: Record<VersionName, number> = { successful_site_action: 0, last_site_action: 1, committed: 2, buffer: 3 }
@@ -127,7 +128,7 @@ export function createConfigdocs (deps: {
       if (!bufferEmpty) {
         if (mode === 'rejectoncontents') throw conflict()
         if (mode === 'append' && Object.hasOwn(changes, collection)) throw conflict()
-        if (mode === 'replace') await store.rollback(before.committed ?? 0, ctx)
+        if (mode === 'replace') await resetBuffer(store, before.committed, changes, ctx)
       }
       try {
         await store.putCollection(collection, input.emptyCollection ? '' : input.body ?? '', ctx)

@@ -16,6 +16,17 @@ const VERSIONS: Version[] = ['buffer', 'committed', 'last_site_action', 'success
 const COLLECTIONS = ['global', 'site']
 const RANK: Record<Version, number> = { successful_site_action: 0, last_site_action: 1, committed: 2, buffer: 3 }
 const GLOBAL_CHANGED = GLOBAL_YAML.replace('serializeImagePulls: false', 'serializeImagePulls: true')
+const SITE_CHANGED = SITE_YAML.replace('10.0.0.53', '10.0.0.54')
+const SITE_CHANGED_AGAIN = SITE_YAML.replace('10.0.0.53', '10.0.0.55')
+const EXTRA_YAML = `---
+schema: example/Extra/v1
+metadata:
+  schema: metadata/Document/v1
+  name: extra-1
+  layeringDefinition: {abstract: false, layer: site}
+  storagePolicy: cleartext
+data: {ratio: 1.0, answer: 'yes', when: 2026-01-01}
+`
 
 /** The model: every revision's snapshot and the revisions each tag names. */
 class Model {
@@ -51,6 +62,12 @@ class Model {
       else out[c] = (c in (a > b ? left : right)) ? 'created' : 'deleted'
     }
     return out
+  }
+
+  /** buffermode=replace: each collection the buffer changed written back as the committed revision holds it. */
+  replaceBuffer (): void {
+    const committed = this.revisions[this.committed ?? 0] as Snapshot
+    for (const c of Object.keys(this.bufferChanges()).sort()) this.put(c, committed[c])
   }
 
   /** The buffer's changed collections: the diff committed (or 0) → buffer, less the unmodified. */
@@ -145,6 +162,7 @@ async function check (stack: Stack, model: Model, step: string): Promise<void> {
 }
 
 async function stage (stack: Stack, model: Model, collection: string, text: string | undefined, mode: string): Promise<void> {
+  if (mode === 'replace') model.replaceBuffer()
   const query = text === undefined ? `?empty-collection=true&buffermode=${mode}` : `?buffermode=${mode}`
   const res = await stack.app.inject({
     method: 'POST',
@@ -214,5 +232,38 @@ describe('configdocs over a site\'s history', () => {
     expect((await stack.app.inject({ url: '/api/v1.0/configdocs/site?version=committed', headers: AUTH })).statusCode).toBe(404)
     expect((await stack.app.inject({ url: '/api/v1.0/configdocs/site?version=last_site_action', headers: AUTH })).statusCode).toBe(200)
     expect(model.revisions.length - 1).toBe(4)
+  }, 60_000)
+
+  it('clears the buffer for buffermode=replace by writing back the committed collections, a collection committed long ago and documents deleted since included', async () => {
+    const stack = await buildTestStack()
+    const model = new Model()
+    await stage(stack, model, 'global', GLOBAL_YAML, 'rejectOnContents')
+    await stage(stack, model, 'site', SITE_YAML, 'append')
+    await commit(stack, model)
+    // `global` was committed long ago: the committed revision below wrote only `site`
+    await stage(stack, model, 'site', SITE_CHANGED, 'rejectOnContents')
+    await commit(stack, model)
+    await check(stack, model, 'site change committed')
+
+    // the buffer: global's documents all deleted, site changed again, a new collection
+    await stage(stack, model, 'global', undefined, 'rejectOnContents')
+    await stage(stack, model, 'site', SITE_CHANGED_AGAIN, 'append')
+    await stage(stack, model, 'extra', EXTRA_YAML, 'append')
+    await check(stack, model, 'buffer with three collections')
+
+    // replace: only the newly staged collection is left in the buffer; global and extra read as committed
+    await stage(stack, model, 'extra', EXTRA_YAML.replace('ratio: 1.0', 'ratio: 2.5'), 'replace')
+    await check(stack, model, 'replaced')
+    const listed = (await stack.app.inject({ url: '/api/v1.0/configdocs', headers: AUTH })).json()
+    expect(listed.map((c: { collection_name: string, new_status: string }) => [c.collection_name, c.new_status])).toEqual([['extra', 'created'], ['global', 'unmodified'], ['site', 'unmodified']])
+    const global = await stack.app.inject({ url: '/api/v1.0/configdocs/global?version=committed', headers: AUTH })
+    expect(facts(global.body)).toEqual(facts(GLOBAL_YAML))
+
+    // and the same buffer commits to what was committed, plus the new collection
+    await commit(stack, model)
+    await check(stack, model, 'replaced buffer committed')
+    const extra = await stack.app.inject({ url: '/api/v1.0/configdocs/extra?version=committed', headers: AUTH })
+    expect(extra.body).toContain('ratio: 2.5')
+    expect(extra.body).toMatch(/answer: ['"]yes['"]/)
   }, 60_000)
 })
