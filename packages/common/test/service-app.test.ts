@@ -150,6 +150,15 @@ describe('authentication and policy', () => {
     const versions = await app.inject({ url: '/versions' })
     expect(versions.json()).toEqual({ 'v1.0': { path: '/api/v1.0', status: 'stable' } })
   })
+  it('ends every JSON answer, errors included, with a newline', async () => {
+    const app = await buildTestApp()
+    for (const url of ['/versions', '/api/v1.0', '/api/v1.0/things/1', '/api/v1.0/nope']) {
+      const res = await app.inject({ url, headers: AUTH })
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/)
+      expect(res.body.endsWith('}\n'), url).toBe(true)
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body))
+    }
+  })
   it('answers the API root without a token: the service, its versions and every route under the root', async () => {
     const app = await buildTestApp()
     for (const url of ['/api/v1.0', '/api/v1.0/']) {

@@ -143,7 +143,7 @@ export function createServiceApp (options: ServiceAppOptions) {
         : code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? new ApiError(408, 'Request Timeout', 'The request was not received in time')
           : new BadRequestError('Bad Request', 'The request could not be parsed as HTTP', { errorType: 'InvalidFormatError' })
-      const body = JSON.stringify(errorBody(failure))
+      const body = `${JSON.stringify(errorBody(failure))}\n`
       // no request was made of it, but every answer carries a request id (seed 000 preamble)
       const ids = idHeaders.map((name) => `${name}: ${newUuid()}\r\n`).join('')
       socket.end(`HTTP/1.1 ${statusLine(failure.statusCode)}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${ids}connection: close\r\n\r\n${body}`)
@@ -233,6 +233,12 @@ export function createServiceApp (options: ServiceAppOptions) {
     // any input is parsed (spec/bootstrap.md §1): no token → 401, not 400
     if (!ctx.authenticated) throw new UnauthenticatedError({ headers: { 'www-authenticate': options.authenticator.wwwAuthenticate } })
     if (config.policy !== undefined) ctx.authorize(config.policy)
+  })
+
+  // JSON answers end with a newline, so that what a terminal shows after `curl` starts on a line of its own
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '')
+    return typeof payload === 'string' && type.startsWith('application/json') && !payload.endsWith('\n') ? `${payload}\n` : payload
   })
 
   app.addHook('onResponse', async (request, reply) => {
