@@ -61,6 +61,8 @@ describe('npm start', () => {
     expect(await runner.exited).toBe(0)
     expect(await leftBehind(marker)).toEqual([])
     expect(await busyPorts(Object.values(ports))).toEqual([])
+    // the runner polled every health URL while starting: no process logs those polls at info
+    expect(runner.output().stdout).not.toMatch(/\/health/)
     const shutdowns = runner.output().stdout.split('\n').filter((line) => /received, shutting down/.test(line))
     expect(shutdowns).toHaveLength(PROCESS_NAMES.length)
     expect(shutdowns.every((line) => line.includes('SIGTERM'))).toBe(true)

@@ -1,6 +1,6 @@
 // buildApp: the Airflow-shaped HTTP surface (`/api/v2`, `/auth/token`) over the engine; never listens.
 import { randomUUID } from 'node:crypto'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import { loggerOptions } from '@slipway/common'
 import type { Engine } from './domain/engine.ts'
 import { addAuthHook, type AuthSettings } from './http/auth.ts'
@@ -26,6 +26,8 @@ export interface AppDeps {
 export function buildApp (deps: AppDeps): FastifyInstance {
   const app = Fastify({
     logger: deps.logger === false ? false : loggerOptions({ service: 'stub-engine', level: deps.logLevel }),
+    // health polls (the stack's, compose's) would fill the log at info: every other request is logged
+    logController: new LogController({ disableRequestLogging: (request) => request.url.startsWith('/api/v2/monitor/health') }),
     genReqId: () => randomUUID(),
     bodyLimit: deps.bodyLimitBytes ?? 1024 * 1024,
     exposeHeadRoutes: false,
