@@ -29,7 +29,7 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
   const watch = config.ENGINE_WATCH_INTERVAL_MS === 0
     ? undefined
     : createEngineWatch({ engine, intervalMs: config.ENGINE_WATCH_INTERVAL_MS, staleMs: config.ENGINE_WATCH_STALE_MS, log: options.log })
-  const actions = createActions({ repos, engine, store, notes, designRef: configdocs.designRef, deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT, reads: watch?.reads })
+  const actions = createActions({ repos, engine, store, notes, designRef: configdocs.designRef, deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT, reads: watch?.reads, startLeaseS: config.ACTION_LOCK_LEASE_S })
   return {
     repos,
     authenticator: authenticatorFromConfig(config),

@@ -58,5 +58,5 @@ export function runningStack (options: { name: string, adminToken: string, callT
     throw new Error(`timed out waiting for ${what}`)
   }
 
-  return { logs, call, until, get stack (): Stack { return running() } }
+  return { logs, call, until, get stack (): Stack { return running() }, get dataDir (): string { return dataDir } }
 }
