@@ -476,9 +476,9 @@ describe('secrets in rendering', () => {
     expect(out.cfg.metadata.storagePolicy).toBe('cleartext')
   })
 
-  it('by default redacts the secret and every document that received a secret, hashing its substitution paths', async () => {
+  it('with cleartext-secrets=false redacts the secret and every document that received a secret, hashing its substitution paths', async () => {
     const app = await site([SECRET, USER])
-    const docs = docsOf(await get(app, '/revisions/1/rendered-documents?sort=metadata.name'))
+    const docs = docsOf(await get(app, '/revisions/1/rendered-documents?sort=metadata.name&cleartext-secrets=false'))
     const pw = docs.find((d) => d.metadata.name === 'pw')
     const cfg = docs.find((d) => d.metadata.name === 'cfg')
     expect(pw.data).toBe('4ddbb67bf993867e13253c146a339ed3b33ea5b895543569278e99d5b3c2b7d5')
@@ -495,7 +495,7 @@ describe('secrets in rendering', () => {
       { schema: 'src/Values/v1', name: 'vals', layer: 'site', data: { host: 'db.example' } },
       { ...USER, substitutions: [sub('src/Values/v1', 'vals', '.host', [{ path: '.host' }, { path: '.url', pattern: 'HOST' }]), ...(USER.substitutions as unknown[])], data: { url: 'https://HOST/' } }
     ])
-    for (const query of ['', '&cleartext-secrets=false']) {
+    for (const query of ['&cleartext-secrets=false', '&cleartext-secrets=False']) {
       const res = await get(app, `/revisions/1/rendered-documents?metadata.name=cfg${query}`)
       expect(res.statusCode).toBe(200)
       const cfg = docsOf(res)[0]
@@ -533,7 +533,7 @@ describe('secrets in rendering', () => {
   it('does not let one caller\'s secrets mode leak into another\'s answer', async () => {
     const app = await site([SECRET, USER])
     expect((await rendered(app, 1)).pw.data).toBe('hunter2')
-    const redacted = docsOf(await get(app, '/revisions/1/rendered-documents?metadata.name=pw'))
+    const redacted = docsOf(await get(app, '/revisions/1/rendered-documents?metadata.name=pw&cleartext-secrets=false'))
     expect(redacted[0].data).not.toBe('hunter2')
     expect((await rendered(app, 1)).pw.data).toBe('hunter2')
   })

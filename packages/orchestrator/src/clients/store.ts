@@ -1,6 +1,6 @@
 // The document store (Deckhand v1.0, spec/store.md §1): the only file that knows its paths and shapes.
 import type { Dispatcher } from 'undici'
-import { createHttpClient, DownstreamError, type CallContext, type ServiceTokenSource } from '@slipway/common'
+import { createHttpClient, DownstreamError, type CallContext, type Metrics, type ServiceTokenSource } from '@slipway/common'
 
 /**
  * One revision of the store's list. Its `buckets` (the buckets that revision wrote) is left out on purpose: what a
@@ -21,7 +21,7 @@ export class StoreRejection extends Error {
   }
 }
 
-export function createStoreClient (options: { baseUrl: string, timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher }) {
+export function createStoreClient (options: { baseUrl: string, timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher, metrics?: Pick<Metrics, 'outbound'> }) {
   const http = createHttpClient({ component: 'store', ...options })
   const yamlHeaders = { accept: 'application/x-yaml' }
 

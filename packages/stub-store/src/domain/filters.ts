@@ -128,10 +128,10 @@ export function parseLimit (query: Query): number | undefined {
   return Math.abs(Number(v))
 }
 
-/** `cleartext-secrets`: true/false in any case; absent → false (spec §12, ours). */
-export function parseCleartext (query: Query): boolean {
+/** `cleartext-secrets` as the caller wrote it: true/false in any case; undefined when absent (spec §12). */
+export function parseCleartext (query: Query): boolean | undefined {
   const raw = values(query, 'cleartext-secrets')
-  if (raw.length === 0) return false
+  if (raw.length === 0) return undefined
   const v = (raw[raw.length - 1] as string).toLowerCase()
   if (v === 'true') return true
   if (v === 'false') return false

@@ -27,6 +27,7 @@ export const RULES = {
   createEncrypted: 'deckhand:create_encrypted_documents',
   listCleartext: 'deckhand:list_cleartext_documents',
   listEncrypted: 'deckhand:list_encrypted_documents',
+  showCleartext: 'deckhand:show_cleartext_documents',
   listRevisions: 'deckhand:list_revisions',
   showRevision: 'deckhand:show_revision',
   deleteRevisions: 'deckhand:delete_revisions',
@@ -41,6 +42,16 @@ export const RULES = {
   listValidations: 'deckhand:list_validations',
   showValidation: 'deckhand:show_validation'
 } as const
+
+/**
+ * Whether secrets are shown (spec §12, quirk ledger 14). An explicit `cleartext-secrets` decides; absent, the
+ * store answers as Deckhand does: cleartext for a caller the rule `deckhand:show_cleartext_documents` allows,
+ * redacted for anyone else. This replaces the ledger's old choice (absent = redacted): real Promenade and Drydock
+ * fetch a design reference without the parameter and must get from the stand-in what Deckhand gives them.
+ */
+function showsCleartext (query: Query, access: Access): boolean {
+  return parseCleartext(query) ?? access.can(RULES.showCleartext)
+}
 
 const forbidden = (): StoreError => new StoreError(403, 'HTTPForbidden', 'Insufficient permissions to perform this action.')
 
@@ -319,7 +330,7 @@ export function createStore (deps: StoreDeps) {
   function listDocuments (raw: string, query: Query, access: Access): ListedDocument[] {
     // spec §7: upstream's documents endpoint names the error HTTPNotFound (same message)
     const id = revisionId(raw, 'HTTPNotFound')
-    const cleartext = parseCleartext(query)
+    const cleartext = showsCleartext(query, access)
     parseLimit(query)
     const docs = liveStored(id, access).map((s) => listed(s, s.row.origin_revision))
     const out = finish(docs, query, true, true)
@@ -370,7 +381,7 @@ export function createStore (deps: StoreDeps) {
 
   function renderedDocuments (raw: string, query: Query, access: Access): ListedDocument[] {
     const id = revisionId(raw)
-    const cleartext = parseCleartext(query)
+    const cleartext = showsCleartext(query, access)
     parseLimit(query)
     const rendered = renderRevision(id, cleartext, access)
     return finish(cleartext ? rendered : rendered.map(redact), query, false, false)
