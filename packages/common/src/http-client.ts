@@ -5,6 +5,7 @@ import { stringify as stringifyYaml } from 'yaml'
 import { parseYamlDocument } from './yaml.ts'
 import { DownstreamError } from './errors.ts'
 import type { ServiceTokenSource } from './auth/identity.ts'
+import type { Metrics } from './metrics.ts'
 
 /** The per-request facts a downstream call forwards. */
 export interface CallContext {
@@ -23,6 +24,8 @@ export interface HttpClientOptions {
   serviceAuth?: ServiceTokenSource | undefined
   /** Largest response body read, in bytes (default 16 MiB). */
   maxResponseBytes?: number
+  /** Where each call's latency and outcome is counted. */
+  metrics?: Pick<Metrics, 'outbound'> | undefined
 }
 
 export interface CallOptions {
@@ -80,7 +83,24 @@ export function createHttpClient (options: HttpClientOptions) {
   const { component, baseUrl, dispatcher, serviceAuth } = options
   const maxResponseBytes = options.maxResponseBytes ?? 16 * 1024 * 1024
 
+  /** One call, counted: its status class, or how it failed. */
   async function once (method: Dispatcher.HttpMethod, path: string, call: CallOptions): Promise<HttpResponse> {
+    if (options.metrics === undefined) return await send(method, path, call)
+    const started = performance.now()
+    let outcome = 'unreachable'
+    try {
+      const response = await send(method, path, call)
+      outcome = `${Math.floor(response.statusCode / 100)}xx`
+      return response
+    } catch (error) {
+      if (error instanceof DownstreamError && error.failure === 'timeout') outcome = 'timeout'
+      throw error
+    } finally {
+      options.metrics.outbound(component, method, outcome, (performance.now() - started) / 1000)
+    }
+  }
+
+  async function send (method: Dispatcher.HttpMethod, path: string, call: CallOptions): Promise<HttpResponse> {
     const headers: Record<string, string> = { accept: 'application/json, application/x-yaml;q=0.9, */*;q=0.5', ...call.headers }
     if (call.ctx?.contextMarker !== undefined) headers['x-context-marker'] = call.ctx.contextMarker
     if (call.ctx?.user !== undefined && call.ctx.user !== null) headers['x-end-user'] = call.ctx.user

@@ -1,6 +1,6 @@
 // buildApp(deps): the orchestrator's routes on common's service app; never listens.
 import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
-import type { Authenticator, Policy } from '@slipway/common'
+import type { Authenticator, Metrics, Policy } from '@slipway/common'
 import { verbosityOf } from './domain/format.ts'
 import type { Configdocs } from './domain/configdocs.ts'
 import type { Actions } from './domain/actions.ts'
@@ -22,6 +22,8 @@ export interface AppDeps {
   bodyLimitBytes?: number
   logLevel?: string
   logger?: boolean
+  /** Prometheus metrics served at GET /metrics; absent: none. */
+  metrics?: Metrics | undefined
 }
 
 export async function buildApp (deps: AppDeps) {
@@ -31,7 +33,8 @@ export async function buildApp (deps: AppDeps) {
     logger: deps.logger,
     bodyLimitBytes: deps.bodyLimitBytes,
     authenticator: deps.authenticator,
-    policy: deps.policy
+    policy: deps.policy,
+    metrics: deps.metrics
   })
   // bodies reach the routes as text: each answers malformed input with its own documented message
   // (spec §1.3: configdocs bodies of any content type are YAML; an actions body that is not JSON is no body)

@@ -30,6 +30,7 @@ export const ConfigSchema = Type.Object({
   TAG_POLL_INTERVAL_MS: Type.Integer({ default: 5000, minimum: 50, description: 'How often finished site actions are looked for to tag their revision' }),
   ENGINE_WATCH_INTERVAL_MS: Type.Integer({ default: 1000, minimum: 0, description: 'How often the engine watch reads what changed in the engine (0: no watch, every read calls the engine)' }),
   ENGINE_WATCH_STALE_MS: Type.Integer({ default: 5000, minimum: 1, description: 'Oldest engine watch state an action read is served from; older, the read calls the engine' }),
+  METRICS_ENABLED: Type.Boolean({ default: true, description: 'Serve Prometheus metrics at GET /metrics (no token)' }),
   DEPLOYMENT_VERSION_CREATE: Severity('A collection staged without the pegleg/DeploymentData/v1 deployment-version document: Skip, Info or Warning (noted in the 201 body) or Error (400)'),
   DEPLOYMENT_VERSION_COMMIT: Severity('The deployment-version document missing at commit and in site actions\' pre-run validation: Skip, or reported at Info, Warning or Error'),
   SITE_STATUS_LEGACY_KEYS: Type.Boolean({ default: false, description: 'Answer site statuses with Shipyard\'s underscore keys instead of the seed\'s' }),

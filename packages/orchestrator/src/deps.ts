@@ -1,10 +1,10 @@
 // The one place the orchestrator's database, clients and domain services are wired from configuration.
-import { authenticatorFromConfig, policyFromConfig, serviceTokenFromConfig } from '@slipway/common'
+import { authenticatorFromConfig, createMetrics, policyFromConfig, serviceTokenFromConfig, type Metrics } from '@slipway/common'
 import type { Config } from './config.ts'
 import { openDatabase } from './db/open.ts'
 import { createStoreClient } from './clients/store.ts'
 import { createValidatorClient, parseValidators } from './clients/validators.ts'
-import { createEngineClient } from './clients/engine.ts'
+import { createEngineClient, type EngineClient } from './clients/engine.ts'
 import { createProvisionerClient } from './clients/provisioner.ts'
 import { createApiLock } from './domain/api-lock.ts'
 import { createConfigdocs } from './domain/configdocs.ts'
@@ -12,24 +12,24 @@ import { createActions } from './domain/actions.ts'
 import { createNotes } from './domain/notes.ts'
 import { createWorkflows } from './domain/workflows.ts'
 import { createSiteStatuses } from './domain/site-statuses.ts'
-import { createEngineWatch } from './domain/engine-watch.ts'
+import { createEngineWatch, type EngineWatch } from './domain/engine-watch.ts'
 import { POLICY_DEFAULTS } from './policy.ts'
 
 export async function createDeps (config: Config, options: { log?: (error: unknown) => void } = {}) {
   const serviceAuth = serviceTokenFromConfig(config)
+  const metrics = config.METRICS_ENABLED ? createMetrics('orchestrator') : undefined
   const repos = await openDatabase(config)
-  const store = createStoreClient({ baseUrl: config.STORE_URL, timeoutMs: config.STORE_TIMEOUT_MS, serviceAuth })
-  const validators = createValidatorClient({ targets: parseValidators(config.VALIDATORS), timeoutMs: config.VALIDATOR_TIMEOUT_MS, serviceAuth })
-  const engine = createEngineClient({ baseUrl: config.ENGINE_URL, username: config.ENGINE_USERNAME, password: config.ENGINE_PASSWORD, timeoutMs: config.ENGINE_TIMEOUT_MS })
-  const provisioner = createProvisionerClient({ baseUrl: config.PROVISIONER_URL, timeoutMs: config.PROVISIONER_TIMEOUT_MS, serviceAuth })
-  const lock = createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: options.log })
+  const store = createStoreClient({ baseUrl: config.STORE_URL, timeoutMs: config.STORE_TIMEOUT_MS, serviceAuth, metrics })
+  const validators = createValidatorClient({ targets: parseValidators(config.VALIDATORS), timeoutMs: config.VALIDATOR_TIMEOUT_MS, serviceAuth, metrics })
+  const engine = createEngineClient({ baseUrl: config.ENGINE_URL, username: config.ENGINE_USERNAME, password: config.ENGINE_PASSWORD, timeoutMs: config.ENGINE_TIMEOUT_MS, metrics })
+  const provisioner = createProvisionerClient({ baseUrl: config.PROVISIONER_URL, timeoutMs: config.PROVISIONER_TIMEOUT_MS, serviceAuth, metrics })
+  const lock = createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: options.log, metrics })
   const configdocs = createConfigdocs({ store, validators, lock, deploymentVersion: { create: config.DEPLOYMENT_VERSION_CREATE, commit: config.DEPLOYMENT_VERSION_COMMIT } })
   const notes = createNotes({ repos, timeoutMs: config.NOTES_TIMEOUT_MS, maxBytes: config.NOTES_MAX_BYTES, serviceAuth, log: options.log })
-  // the watch serves action and workflow reads; the server starts and stops its loop
-  const watch = config.ENGINE_WATCH_INTERVAL_MS === 0
-    ? undefined
-    : createEngineWatch({ engine, intervalMs: config.ENGINE_WATCH_INTERVAL_MS, staleMs: config.ENGINE_WATCH_STALE_MS, log: options.log })
-  const actions = createActions({ repos, engine, store, notes, designRef: configdocs.designRef, deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT, reads: watch?.reads, startLeaseS: config.ACTION_LOCK_LEASE_S })
+  const watch = config.ENGINE_WATCH_INTERVAL_MS === 0 ? undefined : watchWithMetrics(engine, config, metrics, options.log)
+  const actions = createActions({
+    repos, engine, store, notes, designRef: configdocs.designRef, deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT, reads: watch?.reads, startLeaseS: config.ACTION_LOCK_LEASE_S, metrics
+  })
   return {
     repos,
     authenticator: authenticatorFromConfig(config),
@@ -39,10 +39,27 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
     notes,
     workflows: createWorkflows({ engine, reads: watch?.reads }),
     watch,
+    metrics,
     siteStatuses: createSiteStatuses({ provisioner, legacyKeys: config.SITE_STATUS_LEGACY_KEYS }),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     logLevel: config.LOG_LEVEL
   }
+}
+
+/** The engine watch serving action and workflow reads (the server starts and stops its loop), with its lag and errors counted. */
+function watchWithMetrics (engine: EngineClient, config: Config, metrics: Metrics | undefined, log: ((error: unknown) => void) | undefined): EngineWatch {
+  const pollErrors = metrics?.counter('slipway_engine_watch_poll_errors_total', 'Polls of the engine watch that failed')
+  const watch = createEngineWatch({
+    engine,
+    intervalMs: config.ENGINE_WATCH_INTERVAL_MS,
+    staleMs: config.ENGINE_WATCH_STALE_MS,
+    log: (error) => { pollErrors?.inc(); log?.(error) }
+  })
+  metrics?.gauge('slipway_engine_watch_lag_seconds', 'Seconds since the engine watch last polled the engine successfully', () => {
+    const lag = watch.status().lagMs
+    return lag === undefined ? undefined : lag / 1000
+  })
+  return watch
 }
 
 export type Deps = Awaited<ReturnType<typeof createDeps>>

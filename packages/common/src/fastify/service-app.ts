@@ -11,6 +11,7 @@ import { isUuid, newUuid } from '../ids.ts'
 import { loggerOptions } from '../logger.ts'
 import type { Authenticator, Identity } from '../auth/identity.ts'
 import { PolicyError, type Credentials, type Policy, type Target } from '../auth/policy.ts'
+import type { Metrics } from '../metrics.ts'
 
 /** Per-request facts every handler and downstream call needs (`request.ctx`). */
 export interface RequestContext {
@@ -65,6 +66,8 @@ export interface ServiceAppOptions {
   contextMarkers?: 'uuid' | 'any'
   /** Echo the caller's `X-End-User` on every response, errors included (spec/bootstrap.md §3). */
   echoEndUser?: boolean
+  /** Counts every request by route and status, and serves the registry at `GET /metrics` (no token). */
+  metrics?: Metrics | undefined
 }
 
 export type ServiceApp = FastifyInstance & ReturnType<FastifyInstance['withTypeProvider']>
@@ -241,7 +244,17 @@ export function createServiceApp (options: ServiceAppOptions) {
     return typeof payload === 'string' && type.startsWith('application/json') && !payload.endsWith('\n') ? `${payload}\n` : payload
   })
 
+  const metrics = options.metrics
+  if (metrics !== undefined) {
+    // Prometheus text format for scrapers: no token, as health
+    app.get('/metrics', { config: { public: true } }, async (_request, reply) => {
+      await reply.type(metrics.registry.contentType).send(await metrics.registry.metrics())
+    })
+  }
+
   app.addHook('onResponse', async (request, reply) => {
+    // by route pattern, never the raw URL: one series per route, whatever ids it is called with
+    metrics?.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
     if (reply.statusCode === 204 && HEALTH_PATH.test(request.url)) return
     request.log.info({ method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request done')
   })

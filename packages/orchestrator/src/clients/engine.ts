@@ -1,14 +1,14 @@
 // The workflow engine: Airflow 3 REST API v2 (spec/engine.md). A JWT from /auth/token, cached until shortly
 // before its exp and renewed on 401; Airflow's 404/409/422 `detail` bodies mapped to our errors.
 import type { Dispatcher } from 'undici'
-import { ConflictError, createHttpClient, DownstreamError, NotFoundError, type CallContext } from '@slipway/common'
+import { ConflictError, createHttpClient, DownstreamError, NotFoundError, type CallContext, type Metrics } from '@slipway/common'
 import type { DAGResponse, DAGRunResponse, TaskInstanceResponse } from '@slipway/stub-engine'
 import { logText } from './engine-logs.ts'
 
 export type EngineRun = DAGRunResponse
 export type EngineTask = TaskInstanceResponse
 
-export interface EngineOptions { baseUrl: string, username: string, password: string, timeoutMs: number, dispatcher?: Dispatcher, now?: () => number }
+export interface EngineOptions { baseUrl: string, username: string, password: string, timeoutMs: number, dispatcher?: Dispatcher, now?: () => number, metrics?: Pick<Metrics, 'outbound'> }
 
 function expiryOf (jwt: string): number | undefined {
   try {
@@ -65,7 +65,7 @@ async function allPages<T> (fetchPage: (offset: number) => Promise<{ items: T[],
 
 export function createEngineClient (options: EngineOptions) {
   const now = options.now ?? Date.now
-  const auth = createHttpClient({ component: 'engine', baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, dispatcher: options.dispatcher })
+  const auth = createHttpClient({ component: 'engine', baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, dispatcher: options.dispatcher, metrics: options.metrics })
   let cached: { token: string, renewAt: number } | undefined
   let pending: Promise<string> | undefined
 
@@ -96,7 +96,8 @@ export function createEngineClient (options: EngineOptions) {
     component: 'engine',
     baseUrl: options.baseUrl,
     timeoutMs: options.timeoutMs,
-    dispatcher: options.dispatcher
+    dispatcher: options.dispatcher,
+    metrics: options.metrics
   })
 
   async function call<T> (method: Dispatcher.HttpMethod, path: string, body?: unknown, ctx?: CallContext, accept = 'application/json'): Promise<{ status: number, value: T, text: string }> {

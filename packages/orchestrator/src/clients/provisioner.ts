@@ -1,10 +1,10 @@
 // The provisioner's node inventory (Drydock GET /api/v1.0/nodes, spec/orchestrator.md §5).
 import type { Dispatcher } from 'undici'
-import { createHttpClient, type CallContext, type ServiceTokenSource } from '@slipway/common'
+import { createHttpClient, type CallContext, type Metrics, type ServiceTokenSource } from '@slipway/common'
 
 export interface ProvisionerNode { hostname: string, status_name?: string, power_state?: string }
 
-export function createProvisionerClient (options: { baseUrl: string, timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher }) {
+export function createProvisionerClient (options: { baseUrl: string, timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher, metrics?: Pick<Metrics, 'outbound'> }) {
   const http = createHttpClient({ component: 'provisioner', ...options })
   return {
     async nodes (ctx: CallContext): Promise<ProvisionerNode[]> {

@@ -1,7 +1,7 @@
 // The components that validate a design at commit (spec/orchestrator.md §2.7): POST <url> with the design
 // reference; 200 and 400 are answers, anything else (or garbage, or silence) is an error naming the component.
 import type { Dispatcher } from 'undici'
-import { createHttpClient, DownstreamError, type CallContext, type ServiceTokenSource, type ValidationMessage } from '@slipway/common'
+import { createHttpClient, DownstreamError, type CallContext, type Metrics, type ServiceTokenSource, type ValidationMessage } from '@slipway/common'
 
 export interface ValidatorTarget { name: string, url: string }
 
@@ -27,10 +27,10 @@ function unable (name: string, diagnostic: string): ValidationMessage {
   }
 }
 
-export function createValidatorClient (options: { targets: ValidatorTarget[], timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher }) {
+export function createValidatorClient (options: { targets: ValidatorTarget[], timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher, metrics?: Pick<Metrics, 'outbound'> }) {
   async function one (target: ValidatorTarget, designRef: string, ctx: CallContext): Promise<ValidationMessage[]> {
     const url = new URL(target.url)
-    const http = createHttpClient({ component: target.name, baseUrl: url.origin, timeoutMs: options.timeoutMs, serviceAuth: options.serviceAuth, dispatcher: options.dispatcher, maxResponseBytes: 4 * 1024 * 1024 })
+    const http = createHttpClient({ component: target.name, baseUrl: url.origin, timeoutMs: options.timeoutMs, serviceAuth: options.serviceAuth, dispatcher: options.dispatcher, maxResponseBytes: 4 * 1024 * 1024, metrics: options.metrics })
     let response
     try {
       response = await http.request('POST', url.pathname, { ctx, json: { rel: 'design', href: designRef, type: 'application/x-yaml' } })

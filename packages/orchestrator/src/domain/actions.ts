@@ -2,7 +2,7 @@
 // validations, the entity read from the database and the engine, steps, logs and control.
 import {
   BadRequestError, ConflictError, DownstreamError, NotFoundError, ServiceUnavailableError, newUlid,
-  type RequestContext, type ValidationMessage
+  type Metrics, type RequestContext, type ValidationMessage
 } from '@slipway/common'
 import type { Repositories, ActionRecord } from '../db/repositories.ts'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
@@ -67,12 +67,14 @@ export function createActions (deps: {
   deploymentVersionCommit?: VersionSeverity
   /** Where runs, steps and pause flags are read (the engine watch); default: the engine itself. */
   reads?: EngineReads
+  /** Where the site-action lock's waits are counted. */
+  metrics?: Pick<Metrics, 'lockWait'>
 }) {
   const { repos, engine, store } = deps
   const reads = deps.reads ?? directReads(engine)
   const startLease = deps.startLeaseS ?? 60
   // the site-action lock of the database, against other orchestrators: waited for up to its lease, then 409
-  const startLock = createApiLock({ repos, leaseS: startLease, lockType: SITE_ACTION_LOCK, waitMs: startLease * 1000 })
+  const startLock = createApiLock({ repos, leaseS: startLease, lockType: SITE_ACTION_LOCK, waitMs: startLease * 1000, metrics: deps.metrics })
   let queue: Promise<unknown> = Promise.resolve()
 
   /** Runs `work` alone: after every earlier call of this process has finished, and holding the site-action lock. */

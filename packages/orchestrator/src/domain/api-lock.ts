@@ -1,6 +1,6 @@
 // The configdocs lock (spec/orchestrator.md §2.8) without the seed's deadlock hazard: a row with an owner and a
 // lease; released on every path; a holder that died stops blocking when its lease runs out.
-import { ConflictError, newUlid, type RequestContext } from '@slipway/common'
+import { ConflictError, newUlid, type Metrics, type RequestContext } from '@slipway/common'
 import type { Repositories } from '../db/repositories.ts'
 
 export const CONFIGDOCS_LOCK = 'configdocs_update'
@@ -14,11 +14,14 @@ export function createApiLock (deps: {
   waitMs?: number
   now?: () => Date
   onReleaseError?: (error: unknown) => void
+  /** Where the time taken to get (or give up on) the lock is counted. */
+  metrics?: Pick<Metrics, 'lockWait'>
 }) {
   const now = deps.now ?? (() => new Date())
   const lockType = deps.lockType ?? CONFIGDOCS_LOCK
   /** Runs `work` holding the lock; 409 while another holder has it (after `waitMs`). */
   async function withLock<T> (ctx: Pick<RequestContext, 'user' | 'contextMarker'>, work: () => Promise<T>): Promise<T> {
+    const started = performance.now()
     const deadline = Date.now() + (deps.waitMs ?? 0)
     let lock
     for (;;) {
@@ -28,6 +31,7 @@ export function createApiLock (deps: {
       if (lock !== undefined || Date.now() >= deadline) break
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
+    deps.metrics?.lockWait(lockType, lock === undefined ? 'refused' : 'acquired', (performance.now() - started) / 1000)
     if (lock === undefined) {
       throw new ConflictError('Blocked by another process',
         `Another process is currently blocking this request with a lock for ${lockType}. Lock expires in not more than ${deps.leaseS} seconds`)

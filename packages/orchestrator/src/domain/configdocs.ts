@@ -4,6 +4,7 @@ import {
   type RequestContext, type ValidationMessage, type ValidationStatusBody
 } from '@slipway/common'
 import { StoreRejection, type StoreClient } from '../clients/store.ts'
+import { readRefusal } from '../clients/store-refusal.ts'
 import type { ValidatorClient } from '../clients/validators.ts'
 import type { ApiLock } from './api-lock.ts'
 import { bufferChanges, readVersions, VERSION_NAMES, type VersionName } from './versions.ts'
@@ -42,6 +43,16 @@ function deckhandMessages (results: Array<{ name?: string, errors?: Array<Record
     diagnostic: `Section: ${String(e.error_section ?? 'not specified')} at ${String(e.path ?? 'not specified')} (schema ${String(e.validation_schema ?? 'not specified')} at ${String(e.schema_path ?? 'not specified')})`,
     source: 'Deckhand'
   })))
+}
+
+/** Whether a YAML text has any line besides blanks, comments, directives and document markers. */
+function holdsDocuments (text: string): boolean {
+  return text.split(/\r?\n/).some((line) => !/^\s*(#.*)?$/.test(line) && !/^(---|\.\.\.)\s*(#.*)?$/.test(line) && !line.startsWith('%'))
+}
+
+/** A body sent as JSON, or that reads like it, to which a store refusal adds that YAML is expected. */
+function looksLikeJson (input: { body: string | undefined, contentType?: string | undefined }): boolean {
+  return /json/i.test(input.contentType ?? '') || /^\s*[[{]/.test(input.body ?? '')
 }
 
 export function createConfigdocs (deps: {
@@ -107,11 +118,18 @@ export function createConfigdocs (deps: {
     }
   }
 
-  async function ingest (collection: string, input: { body: string | undefined, bufferMode: string | undefined, emptyCollection: boolean, contentLength: number }, ctx: RequestContext): Promise<ValidationStatusBody> {
+  async function ingest (collection: string, input: { body: string | undefined, contentType?: string | undefined, bufferMode: string | undefined, emptyCollection: boolean, contentLength: number }, ctx: RequestContext): Promise<ValidationStatusBody> {
     return await deps.lock.withLock(ctx, async () => {
       if (!input.emptyCollection && (input.contentLength <= 0 || input.body === undefined || input.body === '')) {
         throw new BadRequestError('Content-Length is a required header', 'Content Length is 0 or not specified', {
           errorList: [{ message: 'The content length must be specified and greater than 0. Use empty-collection=true to clear a collection.' }]
+        })
+      }
+      // comments, blank lines and document markers only: the store would write nothing and the answer would blame
+      // identical contents (curl -d strips a file's newlines, leaving YAML that is one long comment line)
+      if (!input.emptyCollection && !holdsDocuments(input.body ?? '')) {
+        throw new BadRequestError('No documents in the body', 'The body holds only comments, blank lines or document markers', {
+          errorList: [{ message: 'Send one or more YAML documents. With curl use --data-binary @file, which keeps the file\'s newlines (-d strips them).' }]
         })
       }
       const mode = (input.bufferMode ?? 'rejectOnContents').toLowerCase()
@@ -133,13 +151,16 @@ export function createConfigdocs (deps: {
       try {
         await store.putCollection(collection, input.emptyCollection ? '' : input.body ?? '', ctx)
       } catch (error) {
-        if (error instanceof StoreRejection && error.statusCode === 409) {
-          throw new ConflictError('Documents may not exist in more than one collection', error.body.slice(0, 2000))
+        if (!(error instanceof StoreRejection) || error.statusCode >= 500) throw error
+        // the store's own words, each message once (not its error body's text as the reason)
+        const refusal = readRefusal(error.body)
+        const details = {
+          errorList: refusal.entries.length > 0 ? refusal.entries : undefined,
+          infoList: looksLikeJson(input) ? [{ message: 'The body looks like JSON: configdocs takes YAML documents, separated by ---, each with schema, metadata and data' }] : []
         }
-        if (error instanceof StoreRejection && error.statusCode < 500) {
-          throw new BadRequestError('Document(s) invalid syntax or otherwise unsuitable', error.body.slice(0, 2000))
-        }
-        throw error
+        const reason = refusal.message.split('\n')[0] ?? ''
+        if (error.statusCode === 409) throw new ConflictError('Documents may not exist in more than one collection', reason, details)
+        throw new BadRequestError('Document(s) invalid syntax or otherwise unsuitable', reason, details)
       }
       const after = await readVersions(store, ctx)
       const nowChanged = await bufferChanges(store, after, ctx)

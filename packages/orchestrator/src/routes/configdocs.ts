@@ -32,7 +32,8 @@ export async function configdocsRoutes (app: FastifyInstance, options: { configd
     // spec §1.3: the content type is not checked (upstream reads every body as YAML; curl's default form type too)
     const body = typeof request.body === 'string' ? request.body : undefined
     const length = Number(request.headers['content-length'] ?? 0)
-    const result = await configdocs.ingest(collection, { body, bufferMode: single(q, 'buffermode'), emptyCollection, contentLength: Number.isFinite(length) ? length : 0 }, request.ctx)
+    const contentType = request.headers['content-type']
+    const result = await configdocs.ingest(collection, { body, contentType, bufferMode: single(q, 'buffermode'), emptyCollection, contentLength: Number.isFinite(length) ? length : 0 }, request.ctx)
     return await reply.code(201).header('location', `/api/v1.0/configdocs/${collection}`).send(result)
   })
 

@@ -59,6 +59,46 @@ describe('POST /api/v1.0/configdocs/{collection_id}', () => {
     }
   })
 
+  it('answers 400 naming the problem when the body holds no documents, and writes nothing', async () => {
+    const stack = await buildTestStack()
+    // what `curl -d @global.yaml` sends: the file's newlines stripped, its first comment swallowing the rest
+    const flattened = GLOBAL_YAML.replace(/\n/g, '')
+    for (const body of [flattened.startsWith('#') ? flattened : `# ${flattened}`, '---\n# nothing here\n...\n', '\n\n']) {
+      const res = await post(stack, 'global', body)
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toMatchObject({ message: 'No documents in the body', reason: 'The body holds only comments, blank lines or document markers' })
+      expect(res.json().details.errorList[0].message).toContain('--data-binary')
+    }
+    expect((await stack.app.inject({ url: '/api/v1.0/configdocs', headers: AUTH })).json()).toEqual([])
+  })
+
+  it('gives each of the store\'s messages once, parsed, when it refuses the documents', async () => {
+    const stack = await buildTestStack()
+    const invalid = await post(stack, 'global', 'a: [unclosed\n')
+    expect(invalid.statusCode).toBe(400)
+    const syntax = invalid.json()
+    expect(syntax.reason).toMatch(/^The request body must be properly formatted YAML/)
+    expect(syntax.details.errorList).toHaveLength(1)
+    expect(syntax.details.errorList[0]).toMatchObject({ error: true, message: expect.stringMatching(/^The request body must be properly formatted YAML/) })
+    expect(invalid.body).not.toContain('apiVersion: v1.0')
+    const unsuitable = await post(stack, 'global', '---\nschema: foo\nmetadata: {}\ndata: 1\n')
+    const body = unsuitable.json()
+    expect(body).toMatchObject({ message: 'Document(s) invalid syntax or otherwise unsuitable', reason: 'The provided documents failed schema validation.' })
+    const messages = body.details.errorList.map((entry: { message: string }) => entry.message)
+    expect(messages.length).toBeGreaterThan(1)
+    expect(new Set(messages).size).toBe(messages.length)
+    expect(body.details.errorList.every((entry: { error: boolean, documents?: unknown }) => entry.error && Array.isArray(entry.documents))).toBe(true)
+    expect(unsuitable.body).not.toContain('kind: Status')
+  })
+
+  it('hints that YAML is expected when the store refuses a JSON body', async () => {
+    const stack = await buildTestStack()
+    const res = await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/global', headers: { ...AUTH, 'content-type': 'application/json' }, payload: '{"name": "global", "documents": []}' })
+    expect(res.statusCode).toBe(400)
+    const hints = res.json().details.messageList.filter((entry: { error: boolean }) => !entry.error)
+    expect(hints).toEqual([{ error: false, message: expect.stringContaining('configdocs takes YAML documents') }])
+  })
+
   it('answers 400 when the collection brings no new or changed contents', async () => {
     const stack = await buildTestStack()
     await post(stack, 'global', GLOBAL_YAML)
