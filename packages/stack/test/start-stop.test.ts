@@ -1,7 +1,9 @@
 // `npm start` failing or stopped at any moment leaves no process running and no port listening: a busy port is
 // found before anything starts, a process that dies while the others start stops them all, Ctrl-C during or after
 // the start stops everything, and a runner killed outright takes its processes with it.
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { StackStartError, startStack, PROCESS_NAMES } from '../src/stack.ts'
 import { busyPorts, dataFolder, freePorts, leftBehind, startRunner } from './helpers/processes.ts'
@@ -24,6 +26,19 @@ describe('npm start', () => {
     ])
     expect(runner.output().stdout).not.toContain('Slipway is up')
     expect(await leftBehind(marker)).toEqual([])
+  })
+
+  it('says which variables of the caller it does not use, and what an earlier stack left without its tokens', async () => {
+    const { dir } = dataFolder()
+    mkdirSync(join(dir, 'engine'))
+    writeFileSync(join(dir, 'engine', 'engine-state.json'), '{}')
+    const ports = await freePorts()
+    await hold(ports.orchestrator)
+    const runner = startRunner(dir, ports, { PORT: '1', STORE_URL: 'http://elsewhere', LOG_LEVEL: 'debug' })
+    expect(await runner.exited).toBe(2)
+    const lines = runner.output().stderr.trim().split('\n')
+    expect(lines[0]).toMatch(/^slipway: npm start sets PORT, STORE_URL itself for its processes and does not use the values in this environment/)
+    expect(lines[1]).toBe(`slipway: ${dir} has no admin-token but holds engine state from an earlier stack: those processes will remember what the others do not; to start afresh, stop the stack and delete ${dir}`)
   })
 
   it('stops every other process when one dies while they start, in one line naming the variable', async () => {

@@ -1,0 +1,63 @@
+// The data folder of `npm start`: state left without the admin token it belongs with, a folder deleted under a
+// running stack, and the banner's account of where the data is.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { leftoverState, watchDataFolder } from '../src/data-folder.ts'
+import { banner } from '../src/banner.ts'
+import type { Stack } from '../src/stack.ts'
+
+function folder (): string {
+  const dir = mkdtempSync(join(tmpdir(), 'slipway-data-'))
+  onTestFinished(() => { rmSync(dir, { recursive: true, force: true }) })
+  return dir
+}
+
+describe('leftoverState', () => {
+  it('names the process folders holding state when the admin token is gone', () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'engine'))
+    writeFileSync(join(dir, 'engine', 'engine-state.json'), '{}')
+    mkdirSync(join(dir, 'site'))
+    expect(leftoverState(dir)).toEqual(['engine'])
+  })
+
+  it('is empty for a new folder and for one whose admin token is there', () => {
+    const dir = folder()
+    expect(leftoverState(join(dir, 'missing'))).toEqual([])
+    mkdirSync(join(dir, 'engine'))
+    writeFileSync(join(dir, 'engine', 'engine-state.json'), '{}')
+    writeFileSync(join(dir, 'admin-token'), 'x\n')
+    expect(leftoverState(dir)).toEqual([])
+  })
+})
+
+describe('watchDataFolder', () => {
+  it('calls back once when the folder is deleted', async () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'admin-token'), 'x\n')
+    let calls = 0
+    const stop = watchDataFolder(dir, () => { calls++ }, 20)
+    onTestFinished(stop)
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    expect(calls).toBe(0)
+    rmSync(dir, { recursive: true, force: true })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(calls).toBe(1)
+  })
+})
+
+describe('banner', () => {
+  const stack = {
+    urls: { orchestrator: 'http://o', bootstrap: 'http://b', store: 'http://s', engine: 'http://e', site: 'http://x' },
+    adminToken: 'token'
+  } as unknown as Stack
+
+  it('names the Node, the data folder and, with DATABASE_URL, the database without its password', () => {
+    const text = banner({ stack, dataDir: '/d', startedMs: 5, databaseUrl: 'postgres://u:hunter2@db.example:5433/slip' })
+    expect(text).toContain(`Slipway is up in 5 ms on Node ${process.version} (data in /d; the orchestrator's database: PostgreSQL at db.example:5433/slip)`)
+    expect(text).not.toContain('hunter2')
+    expect(banner({ stack, dataDir: '/d', startedMs: 5 })).toContain('(data in /d)\n')
+  })
+})
