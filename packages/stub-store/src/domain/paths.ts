@@ -11,6 +11,9 @@ export class PathError extends Error {
   }
 }
 
+// A dotted name made only of digits (`.ports.8080`) is a mapping key, never a list index: Deckhand's jsonpath-ng
+// reads it so, and stored keys are strings on both sides (Deckhand keeps data as JSON), so `8080:` written
+// unquoted in YAML is found by it too. Only brackets (`[0]`) index lists. Issue 21: the stand-in follows Deckhand.
 const NAME = /^[^.[\]'"*?()$]+/
 
 const parsed = new Map<string, Segment[]>()
@@ -74,6 +77,26 @@ export function getAt (root: unknown, segments: Segment[]): unknown {
     } else {
       if (!isMapping(cur) || !Object.hasOwn(cur, seg)) return undefined
       cur = cur[seg]
+    }
+  }
+  return cur
+}
+
+/**
+ * The value at a substitution's `src.path`. Deckhand's jsonpath-ng indexes a string as it indexes a list, so
+ * `.word[0]` is the string's first character, counted in code points as Python counts them. Issue 21: the
+ * stand-in follows Deckhand here, since the result is well defined and a site may rely on it; only reads do this
+ * (a destination inside a string is still refused).
+ */
+export function getSourceAt (root: unknown, segments: Segment[]): unknown {
+  let cur = root
+  for (const seg of segments) {
+    if (typeof cur === 'string' && typeof seg === 'number') {
+      cur = Array.from(cur)[seg]
+      if (cur === undefined) return undefined
+    } else {
+      cur = getAt(cur, [seg])
+      if (cur === undefined) return undefined
     }
   }
   return cur

@@ -3,7 +3,7 @@
 // indexed by labels, by (schema, name) and by meta so no step scans the whole set per document.
 import { StoreError } from '../errors.ts'
 import { isAbstract, isControl, LAYERING_POLICY, metaKey } from './documents.ts'
-import { deleteAt, getAt, parseActionPath, parsePath, PathError, setAt, type Segment } from './paths.ts'
+import { deleteAt, getAt, getSourceAt, parseActionPath, parsePath, PathError, setAt, type Segment } from './paths.ts'
 import { clone, deepEqual, isMapping, numericValue, pyStr, type Mapping } from './values.ts'
 
 export interface RenderDocument {
@@ -372,6 +372,15 @@ function recurseReplace (value: unknown, pattern: RegExp, literal: string, v: un
   return value
 }
 
+/**
+ * Issue 21: Deckhand's jsonpath-ng writes only the first element of a list substituted into a list index
+ * (`.hosts[1]`), silently dropping the rest. No site means that, so the stand-in refuses it with a 400 that names
+ * the difference instead of rendering something Deckhand would render differently.
+ */
+function listIntoIndex (n: Node, destPath: string): StoreError {
+  return err(400, 'SubstitutionDestinationInvalid', `Cannot substitute a list into the list index ${destPath} of ${docRef(n.doc)}: Deckhand writes only the list's first element there. Substitute into the parent path, or one element with src.path.`)
+}
+
 function substitute (n: Node, subs: unknown[], sources: Map<string, Node>, options: RenderOptions): void {
   for (const sub of subs) {
     if (!isMapping(sub) || !isMapping(sub.src)) continue
@@ -384,7 +393,7 @@ function substitute (n: Node, subs: unknown[], sources: Map<string, Node>, optio
     let value: unknown
     const sourceData = source.current
     try {
-      value = isMapping(sourceData) ? getAt(sourceData, parsePath(srcPath)) : sourceData
+      value = isMapping(sourceData) ? getSourceAt(sourceData, parsePath(srcPath)) : sourceData
     } catch (error) {
       throw err(400, 'SubstitutionSourceDataNotFound', `Invalid src.path ${srcPath} in a substitution of ${docRef(n.doc)}: ${(error as Error).message}`)
     }
@@ -417,6 +426,7 @@ function substitute (n: Node, subs: unknown[], sources: Map<string, Node>, optio
       }
       try {
         if (typeof d.pattern !== 'string') {
+          if (Array.isArray(value) && typeof segs[segs.length - 1] === 'number') throw listIntoIndex(n, destPath)
           const v = clone(value)
           if (segs.length === 0) {
             n.current = isMapping(n.current) && isMapping(v) ? Object.assign(n.current, v) : v
