@@ -8,7 +8,7 @@ import { staticServiceToken, type Authenticator, type ServiceTokenSource } from 
 /** Spread into a service's ConfigSchema: `Type.Object({ ...AuthConfigProperties, PORT: … })`. */
 export const AuthConfigProperties = {
   AUTH_PROVIDER: Type.Union([Type.Literal('static'), Type.Literal('keystone')], { default: 'static', description: 'Token validation: `static` (token file) or `keystone` (Keystone v3)' }),
-  AUTH_TOKENS_FILE: Type.String({ default: '', description: 'static: YAML file `tokens: {<token>: {user, project, roles}}`, re-read on SIGHUP' }),
+  AUTH_TOKENS_FILE: Type.String({ default: '', description: 'static: YAML file `tokens: {<token>: {user, project, roles, is_admin_project, expires_at}}` (is_admin_project default true), re-read on SIGHUP' }),
   AUTH_URI: Type.String({ default: '', description: 'static: identity URI named in `WWW-Authenticate: Keystone uri=…` on a 401; empty: `X-Auth-Token realm="slipway"`, naming no identity service' }),
   SERVICE_TOKEN: Type.String({ default: '', description: 'static: token this service sends as `X-Auth-Token` on its own outbound calls' }),
   KEYSTONE_AUTH_URL: Type.String({ default: '', description: 'keystone: identity v3 URL, e.g. http://keystone:5000/v3' }),

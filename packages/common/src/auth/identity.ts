@@ -9,6 +9,11 @@ export interface Identity {
   projectName?: string | undefined
   projectDomainId?: string | undefined
   roles: string[]
+  /**
+   * oslo.policy's `is_admin_project` credential: whether the token is scoped to the admin project. Absent means
+   * true, as Keystone leaves it out of tokens when no admin project is configured and its clients then assume it.
+   */
+  isAdminProject?: boolean | undefined
   /** When the token stops being valid, if the provider knows. */
   expiresAt?: Date | undefined
 }

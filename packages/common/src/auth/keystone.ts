@@ -29,6 +29,7 @@ interface KeystoneToken {
   user?: { id?: string, name?: string, domain?: { id?: string } }
   project?: { id?: string, name?: string, domain?: { id?: string } }
   roles?: Array<{ name?: string }>
+  is_admin_project?: boolean
 }
 
 function identityOf (token: KeystoneToken): Identity | undefined {
@@ -41,6 +42,9 @@ function identityOf (token: KeystoneToken): Identity | undefined {
     projectName: token.project?.name,
     projectDomainId: token.project?.domain?.id,
     roles: (token.roles ?? []).flatMap((r) => r.name === undefined ? [] : [r.name]),
+    // Keystone sends is_admin_project only when an admin project is configured; without one every token counts
+    // as in it, as keystoneauth and keystonemiddleware read the answer
+    isAdminProject: typeof token.is_admin_project === 'boolean' ? token.is_admin_project : true,
     expiresAt: token.expires_at === undefined ? undefined : new Date(token.expires_at)
   }
 }

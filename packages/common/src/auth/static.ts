@@ -10,6 +10,8 @@ export interface StaticTokenEntry {
   project?: string
   project_id?: string
   roles?: string[]
+  /** oslo.policy's `is_admin_project` for this token (default true, as a Keystone without an admin project answers). */
+  is_admin_project?: boolean
   /** ISO timestamp after which the token is refused. */
   expires_at?: string
 }
@@ -21,6 +23,9 @@ function toIdentity (token: string, entry: unknown): [string, Identity] {
   if (e.roles !== undefined && (!Array.isArray(e.roles) || !e.roles.every((r) => typeof r === 'string'))) {
     throw new Error(`token entry ${token.slice(0, 4)}… has roles that are not a list of strings`)
   }
+  if (e.is_admin_project !== undefined && typeof e.is_admin_project !== 'boolean') {
+    throw new Error(`token entry ${token.slice(0, 4)}… has an is_admin_project that is not true or false`)
+  }
   const expiresAt = e.expires_at === undefined ? undefined : new Date(String(e.expires_at))
   if (expiresAt !== undefined && Number.isNaN(expiresAt.getTime())) throw new Error(`token entry ${token.slice(0, 4)}… has an invalid expires_at`)
   return [token, {
@@ -29,11 +34,12 @@ function toIdentity (token: string, entry: unknown): [string, Identity] {
     projectId: e.project_id ?? e.project,
     projectName: e.project,
     roles: e.roles ?? [],
+    isAdminProject: e.is_admin_project ?? true,
     expiresAt
   }]
 }
 
-/** Parses the token file's text: `tokens: { <token>: { user, project, roles, expires_at } }`. */
+/** Parses the token file's text: `tokens: { <token>: { user, project, roles, is_admin_project, expires_at } }`. */
 export function parseTokenFile (text: string): Map<string, Identity> {
   const parsed: unknown = parseYaml(text, { maxAliasCount: 100 })
   const tokens = (parsed as { tokens?: unknown } | null)?.tokens

@@ -117,7 +117,9 @@ function credentialsOf (identity: Identity | undefined): Credentials {
     project_id: identity?.projectId ?? null,
     project_domain_id: identity?.projectDomainId ?? null,
     // every authenticated caller also has the role `anyone`, as Shipyard's context gives it (spec/orchestrator.md §1.4)
-    roles: identity === undefined ? [] : ['anyone', ...identity.roles.filter((role) => role !== 'anyone')]
+    roles: identity === undefined ? [] : ['anyone', ...identity.roles.filter((role) => role !== 'anyone')],
+    // oslo.policy's credential from the token (spec/orchestrator.md §1.4); no token is in no project
+    is_admin_project: identity === undefined ? false : identity.isAdminProject ?? true
   }
 }
 
