@@ -37,9 +37,22 @@ function keystoneOptions (config: AuthConfig) {
   }
 }
 
-/** The authenticator the configuration names. */
+// one service token per process: the authenticator validating callers and the clients calling out share the one
+// login made for a configuration, rather than each logging in on its own
+const keystoneServiceTokens = new WeakMap<AuthConfig, ServiceTokenSource>()
+
+function keystoneServiceToken (config: AuthConfig): ServiceTokenSource {
+  let source = keystoneServiceTokens.get(config)
+  if (source === undefined) {
+    source = createKeystoneServiceToken(keystoneOptions(config))
+    keystoneServiceTokens.set(config, source)
+  }
+  return source
+}
+
+/** The authenticator the configuration names; with Keystone it shares `serviceTokenFromConfig(config)`'s token. */
 export function authenticatorFromConfig (config: AuthConfig, onReloadError?: (error: unknown) => void): Authenticator {
-  if (config.AUTH_PROVIDER === 'keystone') return createKeystoneAuthenticator(keystoneOptions(config))
+  if (config.AUTH_PROVIDER === 'keystone') return createKeystoneAuthenticator({ ...keystoneOptions(config), serviceToken: keystoneServiceToken(config) })
   return config.AUTH_TOKENS_FILE === ''
     ? createStaticAuthenticator({ tokens: {}, authUri: config.AUTH_URI })
     : createStaticAuthenticator({ file: config.AUTH_TOKENS_FILE, authUri: config.AUTH_URI, onReloadError })
@@ -51,10 +64,10 @@ export function authStartupWarnings (config: AuthConfig): string[] {
   return ['AUTH_TOKENS_FILE is not set: no token is valid, so every request but health answers 401 (set AUTH_TOKENS_FILE to a YAML file `tokens: {<token>: {user, roles: [admin]}}`)']
 }
 
-/** How the service authenticates its own outbound calls under this configuration. */
+/** How the service authenticates its own outbound calls under this configuration (one source per config object). */
 export function serviceTokenFromConfig (config: AuthConfig): ServiceTokenSource {
   return config.AUTH_PROVIDER === 'keystone'
-    ? createKeystoneServiceToken(keystoneOptions(config))
+    ? keystoneServiceToken(config)
     : staticServiceToken(config.SERVICE_TOKEN)
 }
 

@@ -16,7 +16,10 @@ export interface KeystoneOptions {
   timeoutMs?: number
   /** Longest time a validation answer is reused (default 5 minutes). */
   cacheTtlMs?: number
-  /** Renew the service's own token this long before it expires (default 60 s). */
+  /**
+   * Renew the service's own token at most this long before it expires (default: no bound). The token is renewed
+   * once less than a quarter of its lifetime remains, so that short-lived tokens serve many calls each.
+   */
   renewBeforeMs?: number
   /** Most cached caller tokens (default 10,000; the oldest entry is dropped first). */
   maxCachedTokens?: number
@@ -26,6 +29,7 @@ export interface KeystoneOptions {
 
 interface KeystoneToken {
   expires_at?: string
+  issued_at?: string
   user?: { id?: string, name?: string, domain?: { id?: string } }
   project?: { id?: string, name?: string, domain?: { id?: string } }
   roles?: Array<{ name?: string }>
@@ -49,15 +53,18 @@ function identityOf (token: KeystoneToken): Identity | undefined {
   }
 }
 
-/** The service's own Keystone token, obtained by password auth and renewed before it expires. */
+/** Share of a service token's lifetime left when it is renewed. */
+const RENEW_WHEN_LEFT = 0.25
+
+/** The service's own Keystone token, obtained by password auth and renewed when a quarter of its lifetime is left. */
 export function createKeystoneServiceToken (options: KeystoneOptions): ServiceTokenSource {
   const now = options.now ?? Date.now
-  const renewBeforeMs = options.renewBeforeMs ?? 60_000
   const http = createHttpClient({ component: 'identity', baseUrl: options.authUrl, timeoutMs: options.timeoutMs ?? 10_000, dispatcher: options.dispatcher })
-  let current: { token: string, expiresAt: number } | undefined
+  let current: { token: string, renewAt: number } | undefined
   let pending: Promise<string> | undefined
 
   async function obtain (): Promise<string> {
+    const askedAt = now()
     const response = await http.request('POST', '/auth/tokens', {
       anonymous: true,
       json: {
@@ -76,13 +83,18 @@ export function createKeystoneServiceToken (options: KeystoneOptions): ServiceTo
     }
     const body = http.parseJson<{ token?: KeystoneToken }>(response, 'POST /auth/tokens')
     const expiresAt = Date.parse(body.token?.expires_at ?? '')
-    current = { token: subject, expiresAt: Number.isNaN(expiresAt) ? now() + 3_600_000 : expiresAt }
+    const issuedAt = Date.parse(body.token?.issued_at ?? '')
+    // the lifetime is Keystone's (issued_at to expires_at, both its clock) and is counted from when we asked, so
+    // that a clock apart from Keystone's neither renews every call nor keeps an expired token
+    const lifetimeMs = Number.isNaN(expiresAt) ? 3_600_000 : expiresAt - (Number.isNaN(issuedAt) ? askedAt : issuedAt)
+    const marginMs = Math.min(lifetimeMs * RENEW_WHEN_LEFT, options.renewBeforeMs ?? Number.POSITIVE_INFINITY)
+    current = { token: subject, renewAt: askedAt + lifetimeMs - marginMs }
     return subject
   }
 
   return {
     async token () {
-      if (current !== undefined && current.expiresAt - renewBeforeMs > now()) return current.token
+      if (current !== undefined && current.renewAt > now()) return current.token
       pending ??= obtain().finally(() => { pending = undefined })
       return await pending
     },
@@ -91,11 +103,14 @@ export function createKeystoneServiceToken (options: KeystoneOptions): ServiceTo
 }
 
 /** Validates callers' tokens against Keystone. Keystone unreachable → 503, never 401. */
-export function createKeystoneAuthenticator (options: KeystoneOptions): Authenticator {
+export function createKeystoneAuthenticator (options: KeystoneOptions & {
+  /** The process's service token, shared with its outbound clients (absent: one of its own). */
+  serviceToken?: ServiceTokenSource
+}): Authenticator {
   const now = options.now ?? Date.now
   const ttlMs = options.cacheTtlMs ?? 300_000
   const maxCached = options.maxCachedTokens ?? 10_000
-  const serviceToken = createKeystoneServiceToken(options)
+  const serviceToken = options.serviceToken ?? createKeystoneServiceToken(options)
   const http = createHttpClient({ component: 'identity', baseUrl: options.authUrl, timeoutMs: options.timeoutMs ?? 10_000, dispatcher: options.dispatcher, serviceAuth: serviceToken })
   const cache = new Map<string, { identity: Identity, until: number }>()
 
