@@ -55,6 +55,12 @@ function stop (code: number): void {
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => { stop(0) })
+// under `npm start` npm forwards SIGINT and SIGTERM to this runner, its child; npm killed outright (kill -9) forwards
+// nothing, so a parent that goes away stops the stack as well
+if (process.env.npm_lifecycle_event === 'start') {
+  const parent = process.ppid
+  setInterval(() => { if (process.ppid !== parent) stop(0) }, 500).unref()
+}
 
 try {
   stack = await startStack({

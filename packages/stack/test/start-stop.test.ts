@@ -96,6 +96,20 @@ describe('npm start', () => {
   })
 })
 
+describe('npm start, killed', () => {
+  it('stops everything when npm itself is killed outright', async () => {
+    const { dir, marker } = dataFolder()
+    const ports = await freePorts()
+    // npm's place: a parent of the runner that dies without a word, the runner started as npm starts scripts
+    const runner = startRunner(dir, ports, { npm_lifecycle_event: 'start' }, true)
+    await runner.until(/Ctrl-C stops everything/)
+    runner.child.kill('SIGKILL')
+    await runner.exited
+    expect(await leftBehind(marker, 15_000)).toEqual([])
+    expect(await busyPorts(Object.values(ports))).toEqual([])
+  })
+})
+
 describe('startStack', () => {
   it('stops the processes it started when a port is taken half-way, naming the stack\'s variable', async () => {
     const { dir } = dataFolder()

@@ -61,14 +61,26 @@ export interface RunnerProcess {
   until: (pattern: RegExp, timeoutMs?: number) => Promise<void>
 }
 
-/** `npm start`'s runner (src/cli.ts) on `dataDir` and `ports`, killed after the test if still running. */
-export function startRunner (dataDir: string, ports: Record<ProcessName, number>, env: Record<string, string> = {}): RunnerProcess {
+/**
+ * `npm start`'s runner (src/cli.ts) on `dataDir` and `ports`, killed after the test if still running. `underParent`
+ * starts it through a parent process that stands for npm (its output passed through): `child` is then that parent.
+ */
+export function startRunner (dataDir: string, ports: Record<ProcessName, number>, env: Record<string, string> = {}, underParent = false): RunnerProcess {
   const portEnv = Object.fromEntries(PROCESS_NAMES.map((name) => [PORT_VARIABLES[name], String(ports[name])]))
-  const child = spawn(process.execPath, [CLI], {
+  const args = underParent
+    ? ['-e', 'require("node:child_process").spawn(process.execPath, [process.argv[1]], { stdio: "inherit" })', CLI]
+    : [CLI]
+  const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', SLIPWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...portEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
-  onTestFinished(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    // a failing test may leave the runner's processes behind: only those carrying this test's own data folder
+    for (const pid of processesWith(`SLIPWAY_DATA_DIR=${dataDir}`)) {
+      try { process.kill(pid, 'SIGKILL') } catch {}
+    }
+  })
   let stdout = ''
   let stderr = ''
   const waiters: Array<() => void> = []
