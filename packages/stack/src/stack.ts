@@ -82,7 +82,7 @@ export interface Stack {
 }
 
 /** A secret that never begins with `-` or `_`, so that it cannot be read as an option on a command line. */
-function newSecret (): string {
+export function newSecret (): string {
   for (;;) {
     const secret = randomBytes(24).toString('base64url')
     if (/^[A-Za-z0-9]/.test(secret)) return secret

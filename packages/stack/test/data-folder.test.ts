@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { leftoverState, watchDataFolder } from '../src/data-folder.ts'
 import { banner } from '../src/banner.ts'
-import type { Stack } from '../src/stack.ts'
+import { newSecret, type Stack } from '../src/stack.ts'
 
 function folder (): string {
   const dir = mkdtempSync(join(tmpdir(), 'slipway-data-'))
@@ -59,5 +59,11 @@ describe('banner', () => {
     expect(text).toContain(`Slipway is up in 5 ms on Node ${process.version} (data in /d; the orchestrator's database: PostgreSQL at db.example:5433/slip)`)
     expect(text).not.toContain('hunter2')
     expect(banner({ stack, dataDir: '/d', startedMs: 5 })).toContain('(data in /d)\n')
+  })
+})
+
+describe('newSecret', () => {
+  it('never begins with - or _, which a command line would take for an option', () => {
+    for (let i = 0; i < 2000; i++) expect(newSecret()).toMatch(/^[A-Za-z0-9][\w-]{31}$/)
   })
 })
