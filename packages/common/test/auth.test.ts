@@ -60,6 +60,8 @@ describe('static token provider', () => {
 })
 
 const KEYSTONE = 'http://keystone.test:5000'
+// token validation asks for the answer without the catalog
+const VALIDATE = '/v3/auth/tokens?nocatalog'
 const SERVICE_AUTH = {
   authUrl: `${KEYSTONE}/v3`,
   username: 'slipway',
@@ -91,7 +93,7 @@ describe('keystone token provider', () => {
     const { agent, pool, issueServiceToken } = keystone()
     issueServiceToken('svc-1')
     let validations = 0
-    pool.intercept({ path: '/v3/auth/tokens', method: 'GET', headers: { 'x-auth-token': 'svc-1', 'x-subject-token': 'caller' } })
+    pool.intercept({ path: VALIDATE, method: 'GET', headers: { 'x-auth-token': 'svc-1', 'x-subject-token': 'caller' } })
       .reply(() => { validations++; return { statusCode: 200, data: validToken() } })
     const auth = createKeystoneAuthenticator({ ...SERVICE_AUTH, dispatcher: agent })
     const identity = await auth.authenticate('caller')
@@ -104,7 +106,7 @@ describe('keystone token provider', () => {
   it('answers undefined for a token Keystone does not know', async () => {
     const { agent, pool, issueServiceToken } = keystone()
     issueServiceToken()
-    pool.intercept({ path: '/v3/auth/tokens', method: 'GET' }).reply(404, { error: { code: 404 } })
+    pool.intercept({ path: VALIDATE, method: 'GET' }).reply(404, { error: { code: 404 } })
     const auth = createKeystoneAuthenticator({ ...SERVICE_AUTH, dispatcher: agent })
     expect(await auth.authenticate('bogus')).toBeUndefined()
   })
@@ -113,7 +115,7 @@ describe('keystone token provider', () => {
     const { agent, pool, issueServiceToken } = keystone()
     issueServiceToken()
     let now = Date.parse('2030-01-01T00:00:00Z')
-    pool.intercept({ path: '/v3/auth/tokens', method: 'GET' }).reply(200, validToken('2030-01-01T00:00:10Z')).times(2)
+    pool.intercept({ path: VALIDATE, method: 'GET' }).reply(200, validToken('2030-01-01T00:00:10Z')).times(2)
     const auth = createKeystoneAuthenticator({ ...SERVICE_AUTH, dispatcher: agent, now: () => now })
     expect(await auth.authenticate('short-lived')).toMatchObject({ userName: 'operator' })
     now += 11_000
@@ -133,7 +135,7 @@ describe('keystone token provider', () => {
     for (const fail of ['refused', '500'] as const) {
       const { agent, pool, issueServiceToken } = keystone()
       issueServiceToken()
-      const validation = pool.intercept({ path: '/v3/auth/tokens', method: 'GET' })
+      const validation = pool.intercept({ path: VALIDATE, method: 'GET' })
       if (fail === 'refused') validation.replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
       else validation.reply(500, 'Traceback: keystone fell over')
       const auth = createKeystoneAuthenticator({ ...SERVICE_AUTH, dispatcher: agent })
@@ -148,7 +150,7 @@ describe('keystone token provider', () => {
     issueServiceToken()
     let now = Date.parse('2030-01-01T00:00:00Z')
     let validations = 0
-    pool.intercept({ path: '/v3/auth/tokens', method: 'GET' }).reply(() => { validations++; return { statusCode: 200, data: validToken() } }).times(2)
+    pool.intercept({ path: VALIDATE, method: 'GET' }).reply(() => { validations++; return { statusCode: 200, data: validToken() } }).times(2)
     const auth = createKeystoneAuthenticator({ ...SERVICE_AUTH, dispatcher: agent, now: () => now, cacheTtlMs: 1000 })
     await auth.authenticate('long-lived')
     now += 500
@@ -162,9 +164,9 @@ describe('keystone token provider', () => {
   it('renews the service token when Keystone rejects it', async () => {
     const { agent, pool, issueServiceToken } = keystone()
     issueServiceToken('stale')
-    pool.intercept({ path: '/v3/auth/tokens', method: 'GET', headers: { 'x-auth-token': 'stale' } }).reply(401, {})
+    pool.intercept({ path: VALIDATE, method: 'GET', headers: { 'x-auth-token': 'stale' } }).reply(401, {})
     issueServiceToken('fresh')
-    pool.intercept({ path: '/v3/auth/tokens', method: 'GET', headers: { 'x-auth-token': 'fresh' } }).reply(200, validToken())
+    pool.intercept({ path: VALIDATE, method: 'GET', headers: { 'x-auth-token': 'fresh' } }).reply(200, validToken())
     const auth = createKeystoneAuthenticator({ ...SERVICE_AUTH, dispatcher: agent })
     // a 401 on validation first renews the service token, then the retried call succeeds
     expect(await auth.authenticate('caller')).toMatchObject({ userName: 'operator' })

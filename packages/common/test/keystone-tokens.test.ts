@@ -7,6 +7,8 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { createKeystoneAuthenticator, createKeystoneServiceToken } from '../src/auth/keystone.ts'
 import { AuthConfigSchema, authenticatorFromConfig, serviceTokenFromConfig } from '../src/auth/from-config.ts'
 import { readConfig } from '../src/config.ts'
+import { createServiceApp } from '../src/fastify/service-app.ts'
+import { createPolicy } from '../src/auth/policy.ts'
 
 const KEYSTONE = 'http://keystone.test:5000'
 const SERVICE_AUTH = { authUrl: `${KEYSTONE}/v3`, username: 'slipway', password: 'secret', projectName: 'service' }
@@ -82,9 +84,41 @@ describe('service token renewal', () => {
   })
 })
 
+describe('caller token validation', () => {
+  it('validates one new token once for 20 simultaneous requests, with ?nocatalog', async () => {
+    const now = Date.parse('2030-01-01T00:00:00Z')
+    const { agent, counts } = mockKeystone(() => now, 3_600_000)
+    const auth = createKeystoneAuthenticator({ ...SERVICE_AUTH, dispatcher: agent, now: () => now })
+    const app = createServiceApp({ service: 'test', logger: false, authenticator: auth, policy: createPolicy({ 'svc:get': 'role:admin' }) })
+    app.get('/thing', { config: { policy: 'svc:get' } }, async (request) => ({ user: request.ctx.user }))
+    onTestFinished(async () => { await app.close() })
+    const answers = await Promise.all(Array.from({ length: 20 }, async () => await app.inject({ url: '/thing', headers: { 'x-auth-token': 'fresh' } })))
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(200))
+    expect(counts.validations).toBe(1)
+    expect([...counts.paths]).toEqual(['/v3/auth/tokens?nocatalog'])
+  })
+
+  it('lets simultaneous callers share a failure, then asks again', async () => {
+    const agent = new MockAgent()
+    agent.disableNetConnect()
+    onTestFinished(async () => { await agent.close() })
+    const pool = agent.get(KEYSTONE)
+    pool.intercept({ path: '/v3/auth/tokens', method: 'POST' }).reply(201, { token: { expires_at: '2999-01-01T00:00:00Z' } }, { headers: { 'x-subject-token': 'svc' } }).persist()
+    let validations = 0
+    pool.intercept({ path: (path) => path.startsWith('/v3/auth/tokens'), method: 'GET' }).reply(() => { validations++; return { statusCode: 500, data: 'down' } }).times(1)
+    pool.intercept({ path: (path) => path.startsWith('/v3/auth/tokens'), method: 'GET' }).reply(() => { validations++; return { statusCode: 200, data: callerToken('2999-01-01T00:00:00Z') } })
+    const auth = createKeystoneAuthenticator({ ...SERVICE_AUTH, dispatcher: agent })
+    const first = await Promise.allSettled(Array.from({ length: 5 }, async () => await auth.authenticate('t')))
+    expect(first.map((r) => r.status)).toEqual(Array(5).fill('rejected'))
+    expect(await auth.authenticate('t')).toMatchObject({ userName: 'operator' })
+    expect(validations).toBe(2)
+  })
+})
+
 /** A Keystone on 127.0.0.1 (port 0) counting logins and validations, for the configuration path. */
 async function startKeystone () {
   const counts = { logins: 0, validations: 0 }
+  const validationUrls = new Set<string>()
   const server = createServer((request: IncomingMessage, response) => {
     request.resume()
     request.on('end', () => {
@@ -95,6 +129,7 @@ async function startKeystone () {
         return
       }
       counts.validations++
+      validationUrls.add(request.url ?? '')
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end(JSON.stringify(callerToken(new Date(Date.now() + 3_600_000).toISOString())))
     })
@@ -102,7 +137,7 @@ async function startKeystone () {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   onTestFinished(async () => { await new Promise((resolve) => server.close(resolve)) })
   const address = server.address()
-  return { url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/v3`, counts }
+  return { url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/v3`, counts, validationUrls }
 }
 
 describe('one service token per process', () => {
@@ -115,5 +150,6 @@ describe('one service token per process', () => {
     const token = await outbound.token()
     expect(keystone.counts).toEqual({ logins: 1, validations: 1 })
     expect(token).toBe('svc-1')
+    expect([...keystone.validationUrls]).toEqual(['/v3/auth/tokens?nocatalog'])
   })
 })

@@ -1,5 +1,6 @@
 // The `keystone` token provider (Keystone v3): the service authenticates itself by password, validates
-// callers' tokens with GET /v3/auth/tokens, and caches each answer until the token expires or a TTL passes.
+// callers' tokens with GET /v3/auth/tokens?nocatalog (once per token at a time), and caches each answer until the
+// token expires or a TTL passes.
 import type { Dispatcher } from 'undici'
 import { createHttpClient } from '../http-client.ts'
 import { DownstreamError, ServiceUnavailableError } from '../errors.ts'
@@ -113,9 +114,12 @@ export function createKeystoneAuthenticator (options: KeystoneOptions & {
   const serviceToken = options.serviceToken ?? createKeystoneServiceToken(options)
   const http = createHttpClient({ component: 'identity', baseUrl: options.authUrl, timeoutMs: options.timeoutMs ?? 10_000, dispatcher: options.dispatcher, serviceAuth: serviceToken })
   const cache = new Map<string, { identity: Identity, until: number }>()
+  // one validation per token at a time: callers arriving while it runs wait for its answer, failures included
+  const inFlight = new Map<string, Promise<Identity | undefined>>()
 
   async function validate (token: string): Promise<Identity | undefined> {
-    const response = await http.request('GET', '/auth/tokens', { headers: { 'x-subject-token': token } })
+    // nocatalog: the answer without the service catalog, which nothing here reads (Keystone v3 API)
+    const response = await http.request('GET', '/auth/tokens?nocatalog', { headers: { 'x-subject-token': token } })
     if (response.statusCode === 404 || response.statusCode === 401) return undefined
     if (response.statusCode !== 200) {
       throw new DownstreamError('identity', `Keystone answered token validation with ${response.statusCode}`, { upstreamStatus: response.statusCode })
@@ -132,21 +136,30 @@ export function createKeystoneAuthenticator (options: KeystoneOptions & {
         if (cached.until > now()) return cached.identity
         cache.delete(token)
       }
-      let identity: Identity | undefined
-      try {
-        identity = await validate(token)
-      } catch (error) {
-        if (error instanceof DownstreamError) {
-          throw new ServiceUnavailableError('Identity service unavailable', `Keystone could not validate the token: ${error.reason}`, { cause: error })
-        }
-        throw error
+      let pending = inFlight.get(token)
+      if (pending === undefined) {
+        pending = validateAndCache(token).finally(() => inFlight.delete(token))
+        inFlight.set(token, pending)
       }
-      if (identity === undefined) return undefined
-      const expiresAt = identity.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY
-      if (expiresAt <= now()) return undefined
-      if (cache.size >= maxCached) cache.delete(cache.keys().next().value as string)
-      cache.set(token, { identity, until: Math.min(expiresAt, now() + ttlMs) })
-      return identity
+      return await pending
     }
+  }
+
+  async function validateAndCache (token: string): Promise<Identity | undefined> {
+    let identity: Identity | undefined
+    try {
+      identity = await validate(token)
+    } catch (error) {
+      if (error instanceof DownstreamError) {
+        throw new ServiceUnavailableError('Identity service unavailable', `Keystone could not validate the token: ${error.reason}`, { cause: error })
+      }
+      throw error
+    }
+    if (identity === undefined) return undefined
+    const expiresAt = identity.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY
+    if (expiresAt <= now()) return undefined
+    if (cache.size >= maxCached) cache.delete(cache.keys().next().value as string)
+    cache.set(token, { identity, until: Math.min(expiresAt, now() + ttlMs) })
+    return identity
   }
 }
