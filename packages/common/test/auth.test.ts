@@ -6,6 +6,9 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { createStaticAuthenticator } from '../src/auth/static.ts'
 import { createKeystoneAuthenticator, createKeystoneServiceToken } from '../src/auth/keystone.ts'
 import { errorBody, ServiceUnavailableError } from '../src/errors.ts'
+import { AuthConfigSchema, authenticatorFromConfig } from '../src/auth/from-config.ts'
+import { keystoneChallenge } from '../src/auth/identity.ts'
+import { readConfig } from '../src/config.ts'
 
 function tempFile (text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'tokens-'))
@@ -20,7 +23,7 @@ describe('static token provider', () => {
     const auth = createStaticAuthenticator({ tokens: { t1: { user: 'shipyard', project: 'service', roles: ['admin'] } }, authUri: 'http://id/v3' })
     expect(await auth.authenticate('t1')).toMatchObject({ userName: 'shipyard', projectId: 'service', roles: ['admin'] })
     expect(await auth.authenticate('t2')).toBeUndefined()
-    expect(auth.wwwAuthenticate).toBe("Keystone uri='http://id/v3'")
+    expect(auth.wwwAuthenticate).toBe('Keystone uri="http://id/v3"')
   })
 
   it('refuses an expired token', async () => {
@@ -100,7 +103,7 @@ describe('keystone token provider', () => {
     expect(identity).toMatchObject({ userName: 'operator', userId: 'u-1', projectId: 'p-1', roles: ['admin', 'member'] })
     expect(await auth.authenticate('caller')).toMatchObject({ userName: 'operator' })
     expect(validations).toBe(1)
-    expect(auth.wwwAuthenticate).toBe(`Keystone uri='${KEYSTONE}/v3'`)
+    expect(auth.wwwAuthenticate).toBe(`Keystone uri="${KEYSTONE}/v3"`)
   })
 
   it('answers undefined for a token Keystone does not know', async () => {
@@ -188,5 +191,22 @@ describe('keystone token provider', () => {
     now += 31_000
     expect(await source.token()).toBe('svc-2')
     expect(issued).toBe(2)
+  })
+})
+
+describe('WWW-Authenticate on a 401', () => {
+  it('names the identity service in double quotes (RFC 7235 auth-param, as keystonemiddleware sends it)', () => {
+    const keystone = authenticatorFromConfig(readConfig(AuthConfigSchema, { AUTH_PROVIDER: 'keystone', KEYSTONE_AUTH_URL: 'http://keystone:5000/v3' }))
+    expect(keystone.wwwAuthenticate).toBe('Keystone uri="http://keystone:5000/v3"')
+  })
+
+  it('names the configured AUTH_URI on the static-token stack, and no identity service when none is configured', () => {
+    const named = authenticatorFromConfig(readConfig(AuthConfigSchema, { AUTH_PROVIDER: 'static', AUTH_URI: 'https://id.example:5000/v3' }))
+    expect(named.wwwAuthenticate).toBe('Keystone uri="https://id.example:5000/v3"')
+    expect(authenticatorFromConfig(readConfig(AuthConfigSchema, {})).wwwAuthenticate).toBe('X-Auth-Token realm="slipway"')
+  })
+
+  it('escapes a quote or backslash in the URI, so the quoted string stays one parameter', () => {
+    expect(keystoneChallenge('http://id/v3"x\\y')).toBe('Keystone uri="http://id/v3\\"x\\\\y"')
   })
 })

@@ -82,7 +82,7 @@ describe('authentication and policy', () => {
     const app = await buildTestApp()
     const res = await app.inject({ url: '/api/v1.0/things/1' })
     expect(res.statusCode).toBe(401)
-    expect(res.headers['www-authenticate']).toBe(`Keystone uri='${TEST_AUTH_URI}'`)
+    expect(res.headers['www-authenticate']).toBe(`Keystone uri="${TEST_AUTH_URI}"`)
     expect(res.json()).toMatchObject(unauthenticated)
   })
   it('answers 401 for an unknown token and for an expired one', async () => {
@@ -104,7 +104,7 @@ describe('authentication and policy', () => {
       for (const headers of [{}, { 'x-auth-token': 'not-a-token' }, { 'x-auth-token': TEST_TOKENS.expired }]) {
         const res = await app.inject({ url, headers })
         expect(res.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(401)
-        expect(res.headers['www-authenticate']).toBe(`Keystone uri='${TEST_AUTH_URI}'`)
+        expect(res.headers['www-authenticate']).toBe(`Keystone uri="${TEST_AUTH_URI}"`)
       }
     }
     expect((await app.inject({ url: '/api/v1.0/open', headers: { 'x-auth-token': TEST_TOKENS.reader } })).statusCode).toBe(200)

@@ -104,6 +104,6 @@ describe('identity at start-up', () => {
   it('challenges without naming an identity service when AUTH_URI is not set', () => {
     expect(readConfig(AuthConfigSchema, {}).AUTH_URI).toBe('')
     expect(createStaticAuthenticator({ tokens: {}, authUri: '' }).wwwAuthenticate).toBe('X-Auth-Token realm="slipway"')
-    expect(createStaticAuthenticator({ tokens: {}, authUri: 'http://id/v3' }).wwwAuthenticate).toBe("Keystone uri='http://id/v3'")
+    expect(createStaticAuthenticator({ tokens: {}, authUri: 'http://id/v3' }).wwwAuthenticate).toBe('Keystone uri="http://id/v3"')
   })
 })

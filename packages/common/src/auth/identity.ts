@@ -22,9 +22,17 @@ export interface Identity {
 export interface Authenticator {
   /** The identity behind `token`, or undefined when the token is unknown or expired. Throws ServiceUnavailableError when the identity service cannot answer. */
   authenticate: (token: string) => Promise<Identity | undefined>
-  /** Value of `WWW-Authenticate` on a 401, e.g. `Keystone uri='http://keystone:5000/v3'`. */
+  /** Value of `WWW-Authenticate` on a 401, e.g. `Keystone uri="http://keystone:5000/v3"`. */
   wwwAuthenticate: string
   close?: () => void
+}
+
+/**
+ * The 401 challenge naming the identity service at `uri`: `Keystone uri="…"`, its parameter a quoted string as
+ * RFC 7235 writes auth-params and keystonemiddleware sends it (double quotes, `"` and `\` escaped).
+ */
+export function keystoneChallenge (uri: string): string {
+  return `Keystone uri="${uri.replace(/["\\]/g, (c) => `\\${c}`)}"`
 }
 
 /** How a service authenticates itself on outbound calls. */

@@ -4,7 +4,7 @@
 import type { Dispatcher } from 'undici'
 import { createHttpClient } from '../http-client.ts'
 import { DownstreamError, ServiceUnavailableError } from '../errors.ts'
-import type { Authenticator, Identity, ServiceTokenSource } from './identity.ts'
+import { keystoneChallenge, type Authenticator, type Identity, type ServiceTokenSource } from './identity.ts'
 
 export interface KeystoneOptions {
   /** Identity v3 URL, e.g. http://keystone:5000/v3 */
@@ -129,7 +129,7 @@ export function createKeystoneAuthenticator (options: KeystoneOptions & {
   }
 
   return {
-    wwwAuthenticate: `Keystone uri='${options.authUrl}'`,
+    wwwAuthenticate: keystoneChallenge(options.authUrl),
     async authenticate (token) {
       const cached = cache.get(token)
       if (cached !== undefined) {

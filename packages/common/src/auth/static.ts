@@ -1,7 +1,7 @@
 // The `static` token provider: a YAML file mapping token → user, project, roles; re-read on SIGHUP.
 import { readFileSync } from 'node:fs'
 import { parse as parseYaml } from 'yaml'
-import type { Authenticator, Identity } from './identity.ts'
+import { keystoneChallenge, type Authenticator, type Identity } from './identity.ts'
 
 /** One token's entry in the file. */
 export interface StaticTokenEntry {
@@ -54,7 +54,7 @@ export function parseTokenFile (text: string): Map<string, Identity> {
 export function createStaticAuthenticator (options: {
   file?: string
   tokens?: Record<string, StaticTokenEntry>
-  /** Named in `WWW-Authenticate: Keystone uri='…'`; empty: the challenge names the header and no identity service. */
+  /** Named in `WWW-Authenticate: Keystone uri="…"`; empty: the challenge names the header and no identity service. */
   authUri: string
   now?: () => number
   onReloadError?: (error: unknown) => void
@@ -75,7 +75,7 @@ export function createStaticAuthenticator (options: {
   if (options.file !== undefined) process.on('SIGHUP', onHangup)
   return {
     // without a Keystone behind it, a Keystone challenge would send clients to an identity service that does not exist
-    wwwAuthenticate: options.authUri === '' ? 'X-Auth-Token realm="slipway"' : `Keystone uri='${options.authUri}'`,
+    wwwAuthenticate: options.authUri === '' ? 'X-Auth-Token realm="slipway"' : keystoneChallenge(options.authUri),
     async authenticate (token) {
       const identity = tokens.get(token)
       if (identity === undefined) return undefined

@@ -21,7 +21,7 @@ export async function expectEveryRouteGuarded (app: FastifyInstance, options: { 
     for (const headers of [{}, { 'x-auth-token': 'not-a-token' }, { 'x-auth-token': TEST_TOKENS.expired }]) {
       const res = await app.inject({ method: route.method as 'GET', url, headers })
       expect(res.statusCode, `${route.method} ${route.url} ${JSON.stringify(headers)}`).toBe(401)
-      expect(res.headers['www-authenticate']).toMatch(/^Keystone uri='/)
+      expect(res.headers['www-authenticate']).toMatch(/^Keystone uri="/)
       expect(isErrorBody(res.json())).toBe(true)
     }
     const reader = await app.inject({ method: route.method as 'GET', url, headers: { 'x-auth-token': TEST_TOKENS.reader } })
