@@ -155,9 +155,13 @@ export function hasSpecial (value: unknown): boolean {
   return false
 }
 
+const NON_ASCII = /[\u0080-\uffff]/
+const NON_ASCII_ALL = /[\u0080-\uffff]/g
+
 function pyString (s: string): string {
-  // Python's json.dumps escapes every non-ASCII character as \uXXXX (lower-case hex)
-  return JSON.stringify(s).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  // Python's json.dumps escapes every non-ASCII character as \uXXXX (lower-case hex); most strings have none
+  const json = JSON.stringify(s)
+  return NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json
 }
 
 function pyNumber (n: number): string {

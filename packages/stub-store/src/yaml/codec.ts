@@ -3,6 +3,7 @@
 import { isScalar, parseAllDocuments, type Tags } from 'yaml'
 import { PYYAML_OPTIONS, pyyamlTags } from '@slipway/common'
 import { normalise, WholeFloat, yamlFloat } from '../domain/values.ts'
+import { createFastParser } from './fast-parse.ts'
 
 /** Bound on alias expansion per document (billion-laughs). */
 export const MAX_ALIAS_COUNT = 100
@@ -42,8 +43,20 @@ function storeTags (tags: Tags): Tags {
 
 const PARSE_OPTIONS = { ...PYYAML_OPTIONS, customTags: storeTags, uniqueKeys: false }
 
+const fastParse = createFastParser(storeTags)
+
+/** The fast path's reading of a stream it takes on (see fast-parse.ts), else undefined. */
+export function parseFast (text: string): ParsedDocument[] | undefined {
+  return fastParse(text)?.map(normalise)
+}
+
 /** Every document of a YAML stream, in order; an empty or comment-only stream gives none. */
 export function parseYamlStream (text: string): ParsedDocument[] {
+  return parseFast(text) ?? parseSlowly(text)
+}
+
+/** The yaml package's reading, with the alias bound: every stream the fast path does not take, and every error. */
+export function parseSlowly (text: string): ParsedDocument[] {
   let docs
   try {
     docs = parseAllDocuments(text, PARSE_OPTIONS)
