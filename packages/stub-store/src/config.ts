@@ -1,5 +1,5 @@
 // stub-store's environment variables (STYLE.md §6): where it listens, where its SQLite file lives,
-// which tokens it accepts and how large a body may be.
+// which tokens it accepts, how large a body may be and whether it reproduces Deckhand's quirks.
 import { LogLevelSchema, readConfig } from '@slipway/common'
 import { Type, type Static } from 'typebox'
 
@@ -12,9 +12,19 @@ export const ConfigSchema = Type.Object({
   STORE_BODY_LIMIT_BYTES: Type.Integer({ default: 32 * 1024 * 1024, minimum: 1, description: 'Largest accepted request body in bytes (413 above)' }),
   STORE_SECRETS_KEY: Type.String({ default: '', description: 'Key material for encrypting secrets at rest; empty: a random key kept in STORE_DATA_DIR/secrets.key (per process for :memory:)' }),
   STORE_RENDER_CACHE_SIZE: Type.Integer({ default: 8, minimum: 0, description: 'Rendered revisions kept in memory (keyed by revision, secrets mode and access); 0 disables the cache' }),
+  STORE_DECKHAND_QUIRKS: Type.Boolean({ default: false, description: 'true: reproduce the real Deckhand where it departs from its documentation (rollback, ownership and LayeringPolicy checks, layering delete and `.data` paths, `?tag=`; packages/stub-store/README.md); false: the documented rules' }),
   LOG_LEVEL: LogLevelSchema()
 })
 
 export type Config = Static<typeof ConfigSchema>
+
+/**
+ * The two ways the store can run, for suites that must hold on both: the documented rules, and the real Deckhand's
+ * quirks. Each `env` is added to the caller's own variables for `loadConfig`.
+ */
+export const STORE_MODES = [
+  { name: 'documented', env: {} },
+  { name: 'deckhand-quirks', env: { STORE_DECKHAND_QUIRKS: 'true' } }
+] as const satisfies ReadonlyArray<{ name: string, env: Record<string, string> }>
 
 export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => readConfig(ConfigSchema, env)

@@ -53,7 +53,7 @@ export function createDeps (config: Config): Deps {
   const secrets = createSecretStore(db, secretsKey(config))
   return {
     db,
-    store: createStore({ db, secrets, renderCacheSize: config.STORE_RENDER_CACHE_SIZE }),
+    store: createStore({ db, secrets, renderCacheSize: config.STORE_RENDER_CACHE_SIZE, deckhandQuirks: config.STORE_DECKHAND_QUIRKS }),
     tokens: parseTokens(config.STORE_AUTH_TOKENS),
     policy: createPolicy(DEFAULT_RULES, config.STORE_POLICY_FILE === '' ? {} : readPolicyFile(config.STORE_POLICY_FILE)),
     bodyLimitBytes: config.STORE_BODY_LIMIT_BYTES,

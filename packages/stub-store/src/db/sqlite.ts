@@ -156,6 +156,9 @@ export function openStoreDb (path: string) {
       stmt(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.id = ?`).get(id) as DocumentRow | undefined,
     writesOf: (revisionId: number): DocumentRow[] =>
       stmt(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.revision_id = ? ORDER BY d.id`).all(revisionId) as unknown as DocumentRow[],
+    /** Every copy and tombstone written before a revision, oldest first. */
+    writesBefore: (revisionId: number): DocumentRow[] =>
+      stmt(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.revision_id < ? ORDER BY d.id`).all(revisionId) as unknown as DocumentRow[],
     newestLayeringPolicy: (): DocumentRow | undefined =>
       stmt(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.schema LIKE 'deckhand/LayeringPolicy%' AND d.deleted = 0 ORDER BY d.id DESC LIMIT 1`).get() as DocumentRow | undefined,
     insertDocument (row: NewDocumentRow): number {
@@ -168,6 +171,14 @@ export function openStoreDb (path: string) {
     tagsOf: (revisionId: number): TagRow[] =>
       stmt('SELECT revision_id, tag, data FROM tags WHERE revision_id = ? ORDER BY tag').all(revisionId) as unknown as TagRow[],
     allTags: (): TagRow[] => stmt('SELECT revision_id, tag, data FROM tags ORDER BY revision_id, tag').all() as unknown as TagRow[],
+    /** Each revision's first tag still present, by creation (re-tagging keeps a tag's row, so its place). */
+    firstTags (): Map<number, string> {
+      const out = new Map<number, string>()
+      for (const t of stmt('SELECT revision_id, tag FROM tags ORDER BY rowid').all() as Array<{ revision_id: number, tag: string }>) {
+        if (!out.has(t.revision_id)) out.set(t.revision_id, t.tag)
+      }
+      return out
+    },
     upsertTag: (revisionId: number, tag: string, data: string): void => {
       stmt('INSERT INTO tags (revision_id, tag, data) VALUES (?, ?, ?) ON CONFLICT (revision_id, tag) DO UPDATE SET data = excluded.data').run(revisionId, tag, data)
     },

@@ -4,6 +4,7 @@
 import { StoreError } from '../errors.ts'
 import { isAbstract, isControl, LAYERING_POLICY, metaKey } from './documents.ts'
 import { deleteAt, getAt, getSourceAt, parseActionPath, parsePath, PathError, setAt, type Segment } from './paths.ts'
+import { deleteFirstEqual, quirkActionPath } from './quirks.ts'
 import { clone, deepEqual, isMapping, numericValue, pyStr, type Mapping } from './values.ts'
 
 export interface RenderDocument {
@@ -57,6 +58,8 @@ function compileRegex (source: string, flags: string): RegExp {
 
 export interface RenderOptions {
   cleartextSecrets: boolean
+  /** Layering actions as Deckhand applies them (quirks.ts): `.data` cut as text, `delete` of the first equal value. */
+  deckhandQuirks?: boolean
 }
 
 /**
@@ -282,7 +285,7 @@ function processNode (n: Node, sources: Map<string, Node>, options: RenderOption
   const p = n.parent
   if (p !== undefined && n.actions !== undefined) {
     const from = p.replacedBy !== undefined && p.replacedBy !== n ? p.replacedBy : p
-    n.current = applyActions(from.current, n)
+    n.current = applyActions(from.current, n, options.deckhandQuirks ?? false)
   }
   const subs = n.metadata.substitutions
   if (Array.isArray(subs) && subs.length > 0) {
@@ -307,7 +310,7 @@ function deepMerge (dst: Mapping, src: Mapping): void {
   }
 }
 
-function applyActions (parentData: unknown, n: Node): unknown {
+function applyActions (parentData: unknown, n: Node, quirks: boolean): unknown {
   const p = n.parent as Node
   let work: unknown = parentData === null || parentData === undefined ? {} : clone(parentData)
   const child = n.doc.data
@@ -316,7 +319,7 @@ function applyActions (parentData: unknown, n: Node): unknown {
     const method = a.method
     let segs: Segment[]
     try {
-      segs = parseActionPath(String(a.path))
+      segs = quirks ? parsePath(quirkActionPath(String(a.path))) : parseActionPath(String(a.path))
     } catch (error) {
       throw err(400, 'InvalidDocumentFormat', `Invalid layering action path ${String(a.path)} in document ${docRef(n.doc)}: ${(error as Error).message}`)
     }
@@ -337,7 +340,8 @@ function applyActions (parentData: unknown, n: Node): unknown {
         } else {
           const existing = getAt(work, segs)
           if (existing === undefined || existing === null) throw missingKey(action, p, n)
-          deleteAt(work, segs)
+          if (quirks) deleteFirstEqual(work, existing)
+          else deleteAt(work, segs)
         }
       } else {
         throw err(400, 'UnsupportedActionMethod', `Method in ${pyStr(n.actions)} is invalid for document ${docRef(n.doc)}.`)

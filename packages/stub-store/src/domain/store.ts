@@ -1,57 +1,29 @@
-// The document store's rules (spec §5–§13): bucket writes, revisions and their live sets, listings,
-// rendering with post-validation and redaction, diffs, rollback, tags and validations.
+// The document store's rules (spec §5–§13): bucket writes, revisions and their live sets, listings, rendering
+// with post-validation, diffs and rollback; redaction (§12), tags (§13.4) and validations (§10) come from their
+// own modules, and Deckhand's departures from its documentation (quirk mode) from quirks.ts.
 import type { DocumentRow, StoreDb } from '../db/sqlite.ts'
 import { invalidDocumentFormat, invalidInput, revisionNotFound, StoreError } from '../errors.ts'
 import type { ParsedDocument } from '../yaml/codec.ts'
+import { RULES, type Access } from './access.ts'
 import { schemaRegistry, validateAgainstSchemas } from './data-schemas.ts'
 import {
   d001, DATA_SCHEMA, isAbstract, LAYERING_POLICY, layerOf, metaKey, structureProblems, VALIDATION_POLICY, withDefaults,
   type ValidationEntry
 } from './documents.ts'
-import { documentFilter, parseCleartext, parseLimit, sortItems, values, type ListedDocument, type Query } from './filters.ts'
+import { documentFilter, parseLimit, sortItems, values, type ListedDocument, type Query } from './filters.ts'
 import { renderDocuments, type RenderDocument } from './render.ts'
 import { bucketStatuses, deepBucketDiff, type BucketStatus, type DiffedDocument, type DiffSide, type HashedDocument } from './revision-diff.ts'
+import { firstTagMatches, quirkRollbackRows } from './quirks.ts'
+import { redact, showsCleartext } from './redaction.ts'
 import { isSecretRef, type SecretStore } from './secrets.ts'
+import { createTags, tagData } from './tags.ts'
+import { createValidations } from './validations.ts'
 import {
-  contentHash, decodeStoredValue, decodeValue, encodeStoredValue, encodeValue, hasSpecial, isMapping, pyStr, redactionHash,
+  contentHash, decodeStoredValue, decodeValue, encodeStoredValue, encodeValue, hasSpecial, isMapping,
   type Mapping
 } from './values.ts'
 
-/** What the caller may do; rules are Deckhand's policy names. */
-export interface Access {
-  can: (rule: string) => boolean
-}
-
-export const RULES = {
-  createCleartext: 'deckhand:create_cleartext_documents',
-  createEncrypted: 'deckhand:create_encrypted_documents',
-  listCleartext: 'deckhand:list_cleartext_documents',
-  listEncrypted: 'deckhand:list_encrypted_documents',
-  showCleartext: 'deckhand:show_cleartext_documents',
-  listRevisions: 'deckhand:list_revisions',
-  showRevision: 'deckhand:show_revision',
-  deleteRevisions: 'deckhand:delete_revisions',
-  showDiff: 'deckhand:show_revision_diff',
-  showDeepDiff: 'deckhand:show_revision_deepdiff',
-  createTag: 'deckhand:create_tag',
-  showTag: 'deckhand:show_tag',
-  listTags: 'deckhand:list_tags',
-  deleteTag: 'deckhand:delete_tag',
-  deleteTags: 'deckhand:delete_tags',
-  createValidation: 'deckhand:create_validation',
-  listValidations: 'deckhand:list_validations',
-  showValidation: 'deckhand:show_validation'
-} as const
-
-/**
- * Whether secrets are shown (spec §12, quirk ledger 14). An explicit `cleartext-secrets` decides; absent, the
- * store answers as Deckhand does: cleartext for a caller the rule `deckhand:show_cleartext_documents` allows,
- * redacted for anyone else. This replaces the ledger's old choice (absent = redacted): real Promenade and Drydock
- * fetch a design reference without the parameter and must get from the stand-in what Deckhand gives them.
- */
-function showsCleartext (query: Query, access: Access): boolean {
-  return parseCleartext(query) ?? access.can(RULES.showCleartext)
-}
+export { RULES, type Access } from './access.ts'
 
 const forbidden = (): StoreError => new StoreError(403, 'HTTPForbidden', 'Insufficient permissions to perform this action.')
 
@@ -83,38 +55,18 @@ function listed (s: Stored, revision: number): ListedDocument {
 
 const hidden = (schema: string): boolean => schema.startsWith(VALIDATION_POLICY)
 
-/** A copy of one substitution with `src.path` and every `dest.path` replaced by their redaction hashes. */
-function redactSubstitutionPaths (sub: Mapping): Mapping {
-  const copy = { ...sub }
-  if (isMapping(sub.src) && 'path' in sub.src) copy.src = { ...sub.src, path: redactionHash(sub.src.path) }
-  if (Array.isArray(sub.dest)) copy.dest = sub.dest.map((d) => isMapping(d) && 'path' in d ? { ...d, path: redactionHash(d.path) } : d)
-  else if (isMapping(sub.dest) && 'path' in sub.dest) copy.dest = { ...sub.dest, path: redactionHash(sub.dest.path) }
-  return copy
-}
-
-/**
- * Redaction of one listed document when secrets are not asked for (spec §12): data and the paths of every
- * substitution hashed. A rendered document that took a secret is marked encrypted (§9.7.4), so this also
- * covers the entries of §9.10 step 7; rendering leaves every path unhashed, so each is hashed exactly once.
- */
-function redact (doc: ListedDocument): ListedDocument {
-  if (doc.metadata.storagePolicy !== 'encrypted') return doc
-  const metadata = { ...doc.metadata }
-  if (Array.isArray(metadata.substitutions)) {
-    metadata.substitutions = metadata.substitutions.map((s) => isMapping(s) ? redactSubstitutionPaths(s) : s)
-  }
-  return { ...doc, metadata, data: redactionHash(doc.data) }
-}
-
 export interface StoreDeps {
   db: StoreDb
   secrets: SecretStore
   /** Rendered results kept per (revision, secrets mode, encrypted access); 0 disables the cache. */
   renderCacheSize?: number
+  /** Reproduce Deckhand where it departs from its documentation (quirks.ts); false: the documented rules. */
+  deckhandQuirks?: boolean
 }
 
 export function createStore (deps: StoreDeps) {
   const { db, secrets } = deps
+  const quirks = deps.deckhandQuirks ?? false
   const now = createClock()
   const cacheSize = deps.renderCacheSize ?? 8
   const renderCache = new Map<string, ListedDocument[]>()
@@ -171,9 +123,14 @@ export function createStore (deps: StoreDeps) {
       const latest = db.latestRevision()
       const live = latest === undefined ? [] : db.liveSummaries(latest.id)
       const liveByKey = new Map(live.map((d) => [metaKey(d.schema, d.layer, d.name), d]))
+      // spec §5.1 steps 3–4 check the full live set; Deckhand (quirk mode, ledger 1b and 2) checks only the copies
+      // the latest revision wrote, so once another bucket was written a second LayeringPolicy or a document
+      // already owned elsewhere is accepted (the stand-in then keeps the newest copy of that document live)
+      const owned = quirks && latest !== undefined ? db.writesOf(latest.id).filter((d) => d.deleted === 0) : live
+      const ownerByKey = quirks ? new Map(owned.map((d) => [metaKey(d.schema, d.layer, d.name), d])) : liveByKey
 
-      // spec §5.1 step 3 (ours: against the full live set)
-      const livePolicy = live.find((d) => d.schema.startsWith(LAYERING_POLICY))
+      // spec §5.1 step 3
+      const livePolicy = owned.find((d) => d.schema.startsWith(LAYERING_POLICY))
       if (livePolicy !== undefined) {
         const conflicting = incoming.filter((d) => d.schema.startsWith(LAYERING_POLICY) && d.key !== metaKey(livePolicy.schema, livePolicy.layer, livePolicy.name))
         if (conflicting.length > 0) {
@@ -182,7 +139,7 @@ export function createStore (deps: StoreDeps) {
       }
       // spec §5.1 step 4: one bucket per document
       for (const doc of incoming) {
-        const owner = liveByKey.get(doc.key)
+        const owner = ownerByKey.get(doc.key)
         if (owner !== undefined && owner.bucket !== bucket) {
           throw new StoreError(409, 'DuplicateDocumentExists', `Document [${doc.schema}, ${doc.layer === '' ? 'None' : doc.layer}] ${doc.name} already exists in bucket: ${owner.bucket}.`)
         }
@@ -273,7 +230,11 @@ export function createStore (deps: StoreDeps) {
       tags: (tags.get(r.id) ?? []).sort()
     }))
     const wantedTags = values(query, 'tag')
-    if (wantedTags.length > 0) results = results.filter((r) => r.tags.some((t) => wantedTags.includes(t)))
+    if (wantedTags.length > 0) {
+      // spec §6.3: a revision having any of the tags; Deckhand (quirk mode, ledger 4) looks at its first tag only
+      const firstTags = quirks ? db.firstTags() : undefined
+      results = results.filter((r) => firstTags !== undefined ? firstTagMatches(firstTags.get(r.id), wantedTags) : r.tags.some((t) => wantedTags.includes(t)))
+    }
     const order = values(query, 'order').at(-1)
     results = sortItems(results, values(query, 'sort'), order === 'desc' ? 'desc' : 'asc')
     return { count: results.length, results }
@@ -360,7 +321,7 @@ export function createStore (deps: StoreDeps) {
       bucket: s.row.bucket,
       revision: s.row.origin_revision
     }))
-    const { documents, returned } = renderDocuments(input, { cleartextSecrets: cleartext })
+    const { documents, returned } = renderDocuments(input, { cleartextSecrets: cleartext, deckhandQuirks: quirks })
     const out = documents.filter(returned)
 
     // spec §8 step 5 also re-checks structure (D001, 500): rendering changes only `data`, plus a storagePolicy
@@ -445,7 +406,8 @@ export function createStore (deps: StoreDeps) {
       const latest = db.latestRevision()
       const latestLive = latest === undefined ? [] : db.liveSummaries(latest.id)
       if (latestLive.some((d) => (JSON.parse(d.metadata) as Mapping).storagePolicy === 'encrypted') && !access.can(RULES.createEncrypted)) throw forbidden()
-      const targetRows = target === 0 ? [] : db.liveDocuments(target)
+      // spec §13.3: the target's live set; Deckhand (quirk mode) restores oldest copies instead (quirkRollbackRows)
+      const targetRows = target === 0 ? [] : quirks ? quirkRollbackRows(db.writesOf(target), db.writesBefore(target)) : db.liveDocuments(target)
       const targetBuckets = new Set(targetRows.map((d) => d.bucket))
       const latestHashes = new Set(latestLive.map((d) => `${d.data_hash}:${d.metadata_hash}`))
       const createdAt = now()
@@ -461,167 +423,8 @@ export function createStore (deps: StoreDeps) {
     return showRevision(String(created), baseUrl)
   }
 
-  // ---- tags (spec §13.4) -------------------------------------------------------------------------
-
-  function createTag (raw: string, tag: string, body: ParsedDocument | undefined) {
-    const id = revisionId(raw)
-    const data = body?.value ?? null
-    if (data !== null && !isMapping(data)) {
-      // upstream formats the data with %s: Python's str()
-      throw new StoreError(400, 'RevisionTagBadFormat', `The requested tag data ${pyStr(data)} must either be null or dictionary.`)
-    }
-    const value = data ?? {}
-    db.upsertTag(id, tag, encodeStoredValue(value))
-    return { [tag]: value }
-  }
-
-  function tagData (text: string): unknown {
-    try { return decodeStoredValue(text) } catch { return {} }
-  }
-
-  function listTags (raw: string): Mapping {
-    const id = revisionId(raw)
-    const out: Mapping = {}
-    for (const t of db.tagsOf(id)) out[t.tag] = tagData(t.data)
-    return out
-  }
-
-  function tagNotFound (tag: string, id: number): StoreError {
-    return new StoreError(404, 'RevisionTagNotFound', `The requested tag '${tag}' for revision ${id} was not found.`)
-  }
-
-  function showTag (raw: string, tag: string): Mapping {
-    const id = revisionId(raw)
-    const t = db.tagsOf(id).find((x) => x.tag === tag)
-    if (t === undefined) throw tagNotFound(tag, id)
-    return { [tag]: tagData(t.data) }
-  }
-
-  function deleteTag (raw: string, tag: string): void {
-    const id = revisionId(raw)
-    if (!db.deleteTag(id, tag)) throw tagNotFound(tag, id)
-  }
-
-  function deleteTags (raw: string): void {
-    db.deleteTags(revisionId(raw))
-  }
-
-  // ---- validations (spec §10) --------------------------------------------------------------------
-
-  const NEVER_REGISTERED = 'The result for this validation was never externally registered so its status defaulted to "failure".'
-
-  function createValidation (raw: string, name: string, body: ParsedDocument | undefined) {
-    const id = revisionId(raw)
-    if (body === undefined) throw new StoreError(400, 'HTTPBadRequest', 'The request body must not be empty.')
-    const v = body.value
-    const status = isMapping(v) ? v.status : undefined
-    const validator = isMapping(v) ? v.validator : undefined
-    if (typeof status !== 'string' || status === '' || !isMapping(validator) || Object.keys(validator).length === 0) {
-      throw new StoreError(400, 'HTTPBadRequest', 'Validation payload must contain keys: "status", "validator".')
-    }
-    const errors = isMapping(v) && Array.isArray(v.errors) ? v.errors : []
-    db.insertValidation({ revision_id: id, name, status, validator: encodeStoredValue(validator), errors: encodeStoredValue(errors), created_at: now() })
-    return { status, validator }
-  }
-
-  /**
-   * The names the revision's own ValidationPolicy documents expect (spec §10.3), each with the policy's
-   * `expiresAfter` (null when none gives one; the first that does wins); undefined when it wrote none.
-   */
-  function expectedValidations (id: number): Map<string, unknown> | undefined {
-    const policies = db.writesOf(id).filter((d) => d.deleted === 0 && d.schema.startsWith(VALIDATION_POLICY))
-    if (policies.length === 0) return undefined
-    const expected = new Map<string, unknown>()
-    for (const p of policies) {
-      const data = decodeValue(p.data, p.special === 1)
-      if (!isMapping(data) || !Array.isArray(data.validations)) continue
-      for (const v of data.validations) {
-        if (!isMapping(v) || typeof v.name !== 'string') continue
-        if ((expected.get(v.name) ?? null) === null) expected.set(v.name, v.expiresAfter ?? null)
-      }
-    }
-    return expected
-  }
-
-  /** One entry, with exactly the keys every validation view shows (spec §10.2, upstream's `show_entry`). */
-  interface Entry { name: string | null, status: string, createdAt: string | null, expiresAfter: unknown, errors: unknown[] }
-  type PostedEntry = Entry & { name: string }
-
-  function entriesOf (id: number): PostedEntry[] {
-    const expected = expectedValidations(id)
-    const entries: PostedEntry[] = db.validationsOf(id).map((r) => {
-      const errors = decodeStoredValue(r.errors) as unknown[]
-      const entry: PostedEntry = { name: r.name, status: r.status, createdAt: r.created_at, expiresAfter: expected?.get(r.name) ?? null, errors }
-      if (expected !== undefined && !expected.has(r.name)) {
-        entry.status = `ignored [${r.status}]`
-        entry.errors = [...errors, { message: `The result for this validation was externally registered but has been ignored because it is not found in the validations for ValidationPolicy [${VALIDATION_POLICY}/v1] for revision ${id}.` }]
-      }
-      return entry
-    })
-    return entries
-  }
-
-  function missingExpected (id: number, present: Set<string>): string[] {
-    const expected = expectedValidations(id)
-    return expected === undefined ? [] : [...expected.keys()].filter((n) => !present.has(n)).sort()
-  }
-
-  function listValidations (raw: string) {
-    const id = revisionId(raw)
-    const byName = new Map<string, string[]>()
-    for (const e of entriesOf(id)) {
-      const list = byName.get(e.name) ?? []
-      list.push(e.status)
-      byName.set(e.name, list)
-    }
-    for (const n of missingExpected(id, new Set(byName.keys()))) byName.set(n, ['failure'])
-    const results = [...byName.keys()].sort().map((name) => {
-      const statuses = byName.get(name) as string[]
-      const status = statuses.some((s) => s.toLowerCase() === 'failure') ? 'failure' : [...statuses].sort()[0] as string
-      return { name, status }
-    })
-    return { count: results.length, results }
-  }
-
-  /** Upstream's placeholder for expected validations never posted: named as requested, null in the detail view. */
-  function neverRegistered (name: string | null, expiresAfter: unknown): Entry {
-    return { name, status: 'failure', createdAt: null, expiresAfter, errors: [{ message: NEVER_REGISTERED }] }
-  }
-
-  function validationEntries (raw: string, name: string): Entry[] {
-    const id = revisionId(raw)
-    const entries: Entry[] = entriesOf(id).filter((e) => e.name === name)
-    if (entries.length === 0 && missingExpected(id, new Set()).includes(name)) {
-      entries.push(neverRegistered(name, expectedValidations(id)?.get(name) ?? null))
-    }
-    return entries
-  }
-
-  function listValidationEntries (raw: string, name: string) {
-    const entries = validationEntries(raw, name)
-    return { count: entries.length, results: entries.map((e, i) => ({ id: i, status: e.status })) }
-  }
-
-  function showValidationEntry (raw: string, name: string, entryRaw: string) {
-    if (!/^\d+$/.test(entryRaw)) throw new StoreError(400, 'HTTPBadRequest', 'The {entry_id} parameter must be an integer.')
-    const entries = validationEntries(raw, name)
-    const n = Number(entryRaw)
-    const entry = entries[n]
-    if (entry === undefined) {
-      throw new StoreError(404, 'ValidationNotFound', `The requested validation entry ${n} was not found for validation name ${name} and revision ID ${raw}.`)
-    }
-    return entry
-  }
-
-  function validationDetails (raw: string) {
-    const id = revisionId(raw)
-    const entries: Entry[] = entriesOf(id)
-    const missing = missingExpected(id, new Set(entries.map((e) => e.name as string)))
-    // one placeholder however many are missing, with no name (upstream: val_name is None here)
-    if (missing.length > 0) entries.push(neverRegistered(null, null))
-    const results = entries.map((e, i) => ({ ...e, id: i }))
-    return { count: results.length, results }
-  }
+  const tags = createTags({ db, revisionId })
+  const validations = createValidations({ db, now, revisionId })
 
   return {
     putBucket,
@@ -633,16 +436,8 @@ export function createStore (deps: StoreDeps) {
     diff,
     deepDiff,
     rollback,
-    createTag,
-    listTags,
-    showTag,
-    deleteTag,
-    deleteTags,
-    createValidation,
-    listValidations,
-    listValidationEntries,
-    showValidationEntry,
-    validationDetails
+    ...tags,
+    ...validations
   }
 }
 
