@@ -1,11 +1,11 @@
 // stub-engine's environment variables (STYLE.md §6): listener, auth, simulated time, side-effect targets.
 import { Type, type Static } from 'typebox'
-import { readConfig } from '@slipway/common'
+import { LogLevelSchema, readConfig } from '@slipway/common'
 
 export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
   PORT: Type.Integer({ default: 9200, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
-  LOG_LEVEL: Type.String({ default: 'info', description: 'pino log level' }),
+  LOG_LEVEL: LogLevelSchema(),
   ENGINE_USERS: Type.String({ default: 'admin:admin', description: 'Users of POST /auth/token: comma-separated `user:password[:role]`, role ADMIN (default), OP, USER or VIEWER (read-only)' }),
   ENGINE_ALL_ADMINS: Type.Boolean({ default: false, description: 'Answer the credential-less GET /auth/token (Airflow `simple_auth_manager_all_admins`); false: 403' }),
   ENGINE_JWT_SECRET: Type.String({ default: '', description: 'HS256 secret signing access tokens (empty: a random one per start)' }),

@@ -7,6 +7,8 @@ import type { SideEffects } from './domain/operators.ts'
 export interface RunningEngine {
   /** http://HOST:PORT, the root (not /api/v2). */
   url: string
+  /** A line through the engine's logger (so LOG_LEVEL applies). */
+  log: (message: string) => void
   close: () => Promise<void>
 }
 
@@ -25,6 +27,7 @@ export async function startEngine (config: Config, options: { logger?: boolean, 
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST
   return {
     url: `http://${host}:${port}`,
+    log: (message) => app.log.info(message),
     async close () {
       await app.close()
       await deps.engine.close()
