@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    projects: ['packages/*'],
+    // each package, plus suites run once more against the store's Deckhand quirk mode
+    projects: ['packages/*', 'packages/orchestrator/vitest.quirks.config.ts'],
     reporters: ['default'],
     testTimeout: 20_000,
     hookTimeout: 20_000

@@ -7,6 +7,7 @@ import { onTestFinished } from 'vitest'
 import { createPolicy, staticServiceToken } from '@slipway/common'
 import { testAuthenticator } from '@slipway/common/testing'
 import { loadConfig as storeConfig, startStore } from '@slipway/stub-store'
+import { testStoreEnv } from '@slipway/stub-store/testing'
 import { loadConfig as engineConfig, startEngine } from '@slipway/stub-engine'
 import { loadConfig as siteConfig, startSite } from '@slipway/stub-site'
 import { buildApp } from '../../src/app.ts'
@@ -59,6 +60,8 @@ export interface TestStackOptions {
   policy?: Record<string, string>
   leaseS?: number
   engineEnv?: Record<string, string>
+  /** The document store's environment (its mode: STORE_MODES of stub-store). */
+  storeEnv?: Record<string, string>
   validatorTimeoutMs?: number
   /** Timeout of the store, engine and provisioner calls (default 2000, 2000, 1000 ms). */
   timeoutMs?: number
@@ -73,7 +76,7 @@ export interface TestStackOptions {
 }
 
 export async function buildTestStack (options: TestStackOptions = {}) {
-  const store = await startStore(storeConfig({ PORT: '0', LOG_LEVEL: 'silent' }))
+  const store = await startStore(storeConfig({ PORT: '0', LOG_LEVEL: 'silent', ...(options.storeEnv ?? testStoreEnv()) }))
   const site = await startSite(siteConfig({ PORT: '0', LOG_LEVEL: 'silent', STORE_URL: store.url }))
   const engine = await startEngine(engineConfig({ PORT: '0', LOG_LEVEL: 'silent', ENGINE_TASK_MS: '20', SITE_URL: site.url, STORE_URL: store.url, BOOTSTRAP_URL: 'none', ...options.engineEnv }))
   const validatorMode = { current: 'pass' as ValidatorMode }

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseYamlDocuments } from '@slipway/common'
 import { AUTH } from '@slipway/common/testing'
+import { STORE_MODES } from '@slipway/stub-store'
 import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
 
 type Stack = Awaited<ReturnType<typeof buildTestStack>>
@@ -198,9 +199,11 @@ async function deploy (stack: Stack, model: Model): Promise<void> {
   model.successfulSiteAction = model.committed
 }
 
-describe('configdocs over a site\'s history', () => {
+// on both store modes: the documented rules, and the real Deckhand's departures from them (rollback restoring the
+// oldest copies, ownership checked against the last write only, …): Slipway must be right on either
+describe.each(STORE_MODES)('configdocs over a site\'s history, store $name', ({ env: storeEnv }) => {
   it('reads every collection at every version, and compares every pair of versions, as the revisions imply', async () => {
-    const stack = await buildTestStack()
+    const stack = await buildTestStack({ storeEnv })
     const model = new Model()
     await check(stack, model, 'empty store')
 
@@ -235,7 +238,7 @@ describe('configdocs over a site\'s history', () => {
   }, 60_000)
 
   it('clears the buffer for buffermode=replace by writing back the committed collections, a collection committed long ago and documents deleted since included', async () => {
-    const stack = await buildTestStack()
+    const stack = await buildTestStack({ storeEnv })
     const model = new Model()
     await stage(stack, model, 'global', GLOBAL_YAML, 'rejectOnContents')
     await stage(stack, model, 'site', SITE_YAML, 'append')
