@@ -1,17 +1,33 @@
 // The one place the bootstrap service's clients and rules are wired from configuration.
-import { authenticatorFromConfig, policyFromConfig, serviceTokenFromConfig } from '@slipway/common'
+import { authenticatorFromConfig, ConfigError, policyFromConfig, serviceTokenFromConfig } from '@slipway/common'
 import type { Config } from './config.ts'
 import { createDesignFetcher } from './clients/design.ts'
 import { createFileSources } from './clients/file-sources.ts'
 import { createGpgEncryptor } from './clients/gpg.ts'
 import { createKubernetesClient, resolveConnection } from './clients/kubernetes.ts'
 import { POLICY_DEFAULTS } from './policy.ts'
+import { createDesignHosts, DesignHostsError, type DesignHosts } from './domain/design-hosts.ts'
+
+/** The design hosts, or a start-up error naming the variable at fault. */
+function designHostsOf (config: Config): DesignHosts {
+  try {
+    return createDesignHosts(config.DESIGN_HOSTS, config.STORE_URL)
+  } catch (error) {
+    if (error instanceof DesignHostsError) throw new ConfigError([`${config.DESIGN_HOSTS === '' ? 'STORE_URL' : 'DESIGN_HOSTS'}: ${error.message}`])
+    throw error
+  }
+}
 
 export function createDeps (config: Config) {
   return {
     authenticator: authenticatorFromConfig(config),
     policy: policyFromConfig(config, POLICY_DEFAULTS),
-    fetchDesign: createDesignFetcher({ timeoutMs: config.DESIGN_TIMEOUT_MS, maxBytes: config.DESIGN_MAX_BYTES, serviceAuth: serviceTokenFromConfig(config) }),
+    fetchDesign: createDesignFetcher({
+      timeoutMs: config.DESIGN_TIMEOUT_MS,
+      maxBytes: config.DESIGN_MAX_BYTES,
+      serviceAuth: serviceTokenFromConfig(config),
+      designHosts: designHostsOf(config)
+    }),
     encryptPayload: createGpgEncryptor({ passphrase: config.ENCRYPTION_KEY }),
     fetchFiles: createFileSources({
       timeoutMs: config.FILE_TIMEOUT_MS,

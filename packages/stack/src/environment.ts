@@ -47,7 +47,7 @@ export function stackEnvironment (options: WiringOptions): Record<ProcessName, R
       STORE_URL: storeUrl,
       SERVICE_TOKEN: serviceToken
     },
-    bootstrap: { HOST: host, PORT: String(ports.bootstrap), ...auth, KUBE_API_URL: base('site'), KUBE_TOKEN: serviceToken },
+    bootstrap: { HOST: host, PORT: String(ports.bootstrap), ...auth, STORE_URL: storeUrl, KUBE_API_URL: base('site'), KUBE_TOKEN: serviceToken },
     orchestrator: {
       HOST: host,
       PORT: String(ports.orchestrator),

@@ -1,31 +1,40 @@
 // Fetches a site design from its design_ref (spec/bootstrap.md §6.3): `deckhand+http(s)://` is the store's
-// rendered documents, read with the service's identity; plain http(s) is a YAML file rendered here.
+// rendered documents, read with the service's identity; plain http(s) is a YAML file rendered here. Either is
+// fetched only from a design host (DESIGN_HOSTS): a reference to any other host is refused before anything is sent.
 import { createHttpClient, DownstreamError, parseYamlDocuments, YamlError, type CallContext, type ServiceTokenSource } from '@slipway/common'
 import type { Dispatcher } from 'undici'
 import { DesignError, prepareLocalDesign, type DesignDocument } from '../domain/documents.ts'
+import type { DesignHosts } from '../domain/design-hosts.ts'
 
 export interface DesignFetcherOptions {
   timeoutMs: number
   maxBytes: number
   serviceAuth: ServiceTokenSource
+  /** The only hosts a reference may name; they alone receive the service's (or the caller's) token. */
+  designHosts: DesignHosts
   dispatcher?: Dispatcher
 }
 
 /** A fetched design that does not parse as YAML: a 400 for validatedesign, the store's 502 for join-scripts (§6.6). */
 export class DesignYamlError extends DesignError {
-  constructor (reason: string) {
-    super(`The design is not valid YAML: ${reason}`, 'InvalidFormatError')
+  constructor (where: string) {
+    super(`The design is not valid YAML${where}`, 'InvalidFormatError')
     this.name = 'DesignYamlError'
   }
 }
 
-/** Parses multi-document YAML (PyYAML's 1.1 semantics) with a bound on aliases; empty documents are skipped. */
+/**
+ * Parses multi-document YAML (PyYAML's 1.1 semantics) with a bound on aliases; empty documents are skipped. A
+ * syntax error is told by its line and column only: the parser's message quotes the text around it, and what a
+ * fetched document holds is never reflected to the caller (issue 18).
+ */
 export function parseDesignYaml (text: string): unknown[] {
   try {
     return parseYamlDocuments(text)
   } catch (error) {
-    if (error instanceof YamlError) throw new DesignYamlError(error.message)
-    throw error
+    if (!(error instanceof YamlError)) throw error
+    const position = /at line (\d+), column (\d+)/.exec(error.message)
+    throw new DesignYamlError(position === null ? '' : ` (line ${position[1] ?? '?'}, column ${position[2] ?? '?'})`)
   }
 }
 
@@ -42,6 +51,10 @@ export function createDesignFetcher (options: DesignFetcherOptions) {
     const fromStore = designRef.startsWith('deckhand+')
     const url = designUrl(designRef, fromStore)
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DesignError(`design_ref scheme ${url.protocol} is not supported`, 'InvalidFormatError')
+    // refused rather than fetched without credentials: fetching a host the caller picks is itself the hazard
+    if (!options.designHosts.allows(url)) {
+      throw new DesignError(`design_ref names ${url.host}, which is not one of this service's design hosts (DESIGN_HOSTS)`, 'InvalidFormatError')
+    }
     // Deckhand redacts encrypted documents unless asked (spec/store.md §12), and a join script needs the keys
     if (fromStore && !url.searchParams.has('cleartext-secrets')) url.searchParams.set('cleartext-secrets', 'true')
     // the store is read with the service's own identity; with none configured, the caller's token (documented extension)

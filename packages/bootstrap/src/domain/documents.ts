@@ -73,6 +73,9 @@ export function requireDataAt (doc: DesignDocument, path: string): unknown {
 
 const TOP_LEVEL_KEYS = new Set(['schema', 'metadata', 'data'])
 
+// messages about a fetched document name it by its position, or by schema and name once its envelope is checked,
+// and quote none of its other keys or values: whatever a design_ref points at is never reflected (issue 18)
+
 /**
  * Checks the envelopes of a plain-HTTP design and drops abstract documents (spec §6.3): a LayeringPolicy is
  * required, every document needs schema, metadata.name and metadata.schema, Document-kind metadata needs a
@@ -85,11 +88,11 @@ export function prepareLocalDesign (raw: unknown[]): DesignDocument[] {
     if (typeof item !== 'object' || Array.isArray(item)) throw new DesignError(`Document ${index + 1} is not a mapping`, 'DeckhandException')
     const doc = item as Record<string, unknown>
     const extra = Object.keys(doc).filter((k) => !TOP_LEVEL_KEYS.has(k))
-    if (extra.length > 0) throw new DesignError(`Document ${index + 1} has unexpected top-level keys: ${extra.join(', ')}`, 'DeckhandException')
+    if (extra.length > 0) throw new DesignError(`Document ${index + 1} has top-level keys other than schema, metadata and data`, 'DeckhandException')
     const metadata = doc.metadata as Record<string, unknown> | undefined
     if (typeof doc.schema !== 'string' || doc.schema === '') throw new DesignError(`Document ${index + 1} has no schema`, 'DeckhandException')
     if (metadata === undefined || typeof metadata !== 'object' || typeof metadata.name !== 'string' || typeof metadata.schema !== 'string') {
-      throw new DesignError(`Document ${index + 1} (${doc.schema}) needs metadata.name and metadata.schema`, 'DeckhandException')
+      throw new DesignError(`Document ${index + 1} needs metadata.name and metadata.schema`, 'DeckhandException')
     }
     documents.push(doc as unknown as DesignDocument)
   })
@@ -101,7 +104,7 @@ export function prepareLocalDesign (raw: unknown[]): DesignDocument[] {
     if (!String(doc.metadata.schema).startsWith('metadata/Document/')) continue
     const layer = doc.metadata.layeringDefinition?.layer
     if (layer === undefined || !layerOrder.includes(layer)) {
-      throw new DesignError(`Document ${doc.schema} ${doc.metadata.name} has layer '${String(layer)}', which is not in the layer order (${layerOrder.join(', ')})`, 'DeckhandException')
+      throw new DesignError(`Document ${doc.schema} ${doc.metadata.name} has a layer that is not in the LayeringPolicy's layerOrder`, 'DeckhandException')
     }
     if (doc.metadata.storagePolicy !== 'cleartext' && doc.metadata.storagePolicy !== 'encrypted') {
       throw new DesignError(`Document ${doc.schema} ${doc.metadata.name} needs storagePolicy cleartext or encrypted`, 'DeckhandException')
@@ -165,7 +168,7 @@ function layer (documents: DesignDocument[], layerOrder: string[]): DesignDocume
       if (action.method === 'merge') data = setPath(data, parts, mergeDeep(getPath(data, parts), own))
       else if (action.method === 'replace') data = setPath(data, parts, own)
       else if (action.method === 'delete') data = parts.length === 0 ? {} : setPath(data, parts, undefined)
-      else throw new DesignError(`Document ${doc.schema} ${doc.metadata.name} has an unknown layering action '${String(action.method)}'`, 'DeckhandException')
+      else throw new DesignError(`Document ${doc.schema} ${doc.metadata.name} has a layering action whose method is not merge, replace or delete`, 'DeckhandException')
     }
     rendered.set(doc, { ...doc, data })
   }

@@ -14,6 +14,7 @@ import { prepareLocalDesign } from '../../src/domain/documents.ts'
 import { stringify as stringifyYaml } from 'yaml'
 import { createKubernetesClient, KubernetesConfigError, type KubernetesClient } from '../../src/clients/kubernetes.ts'
 import { POLICY_DEFAULTS } from '../../src/policy.ts'
+import { createDesignHosts } from '../../src/domain/design-hosts.ts'
 
 /** The service token the test app reads the store with. */
 export const SERVICE_TOKEN = 'svc-token'
@@ -100,14 +101,24 @@ export function clusterNodes (): KubeNodeFixture[] {
   ]
 }
 
-/** The bootstrap app with test tokens; Kubernetes at `kubeUrl` (undefined: no configuration). */
-export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number, designTimeoutMs?: number, kubernetes?: KubernetesClient, fetchDesign?: DesignFetcher, encryptPayload?: PayloadEncryptor } = {}) {
+/** 127.0.0.1:1, where nothing listens: the test app's store unless a test names its own design hosts. */
+export const UNREACHABLE_STORE = 'http://127.0.0.1:1'
+
+/** host:port of a URL, as DESIGN_HOSTS lists it. */
+export const hostOf = (url: string): string => new URL(url).host
+
+/**
+ * The bootstrap app with test tokens; Kubernetes at `kubeUrl` (undefined: no configuration); designs fetched only
+ * from `designHosts` (URLs or host:port; default: the unreachable store).
+ */
+export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number, designTimeoutMs?: number, kubernetes?: KubernetesClient, fetchDesign?: DesignFetcher, encryptPayload?: PayloadEncryptor, designHosts?: string[], serviceToken?: string } = {}) {
+  const designHosts = createDesignHosts((options.designHosts ?? [UNREACHABLE_STORE]).map((h) => h.includes('://') ? hostOf(h) : h).join(','), UNREACHABLE_STORE)
   const app = await buildApp({
     authenticator: testAuthenticator(),
     policy: createPolicy(POLICY_DEFAULTS),
     encryptPayload: options.encryptPayload,
     logger: false,
-    fetchDesign: options.fetchDesign ?? createDesignFetcher({ timeoutMs: options.designTimeoutMs ?? 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken(SERVICE_TOKEN) }),
+    fetchDesign: options.fetchDesign ?? createDesignFetcher({ timeoutMs: options.designTimeoutMs ?? 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken(options.serviceToken ?? SERVICE_TOKEN), designHosts }),
     fetchFiles: createFileSources({ timeoutMs: 2000, attempts: 3, retryDelayMs: 10, maxBytes: 1024 * 1024, cacheTtlMs: 60_000 }),
     kubernetes: options.kubernetes ?? createKubernetesClient({
       timeoutMs: options.kubeTimeoutMs ?? 2000,
@@ -121,11 +132,14 @@ export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?:
   return app
 }
 
-/** A design server for `design`, the cluster of spec §11 and the app; href is plain http, deckhandRef the store path. */
+/**
+ * A design server for `design` (a design host, beside the unreachable store), the cluster of spec §11 and the app;
+ * href is plain http, deckhandRef the store path.
+ */
 export async function setupJoin (design = exampleDesign()) {
   const store = await startDesignServer(design)
   const kube = await startKube(clusterNodes())
-  const app = await buildTestApp({ kubeUrl: kube.url })
+  const app = await buildTestApp({ kubeUrl: kube.url, designHosts: [store.url, UNREACHABLE_STORE] })
   return { app, store, kube, href: `${store.url}/site.yaml`, deckhandRef: `deckhand+${store.url}/api/v1.0/revisions/1/rendered-documents` }
 }
 

@@ -47,7 +47,7 @@ describe('bootstrap with stub-store and stub-site', () => {
   it('joins n1 from the staged example site, with the store\'s secrets in the payload', async () => {
     const store = await storeWithExampleSite()
     const site = await siteWithNodes()
-    const app = await buildTestApp({ kubeUrl: site.url })
+    const app = await buildTestApp({ kubeUrl: site.url, designHosts: [store.url] })
     const query = new URLSearchParams([
       ['design_ref', store.designRef], ['hostname', 'n1'], ['ip', '192.168.77.11'], ['domain', 'example.local'],
       ['labels.dynamic', 'ucp-control-plane=enabled'], ['labels.dynamic', 'kubernetes-apiserver=enabled'],
@@ -66,7 +66,7 @@ describe('bootstrap with stub-store and stub-site', () => {
 
   it('validates the staged example site (200), and answers 400 for a revision the store does not have', async () => {
     const store = await storeWithExampleSite()
-    const app = await buildTestApp()
+    const app = await buildTestApp({ designHosts: [store.url] })
     const post = async (href: string) => await app.inject({ method: 'POST', url: '/api/v1.0/validatedesign', headers: { ...AUTH, 'content-type': 'application/json' }, payload: { rel: 'design', href, type: 'application/x-yaml' } })
     const ok = await post(store.designRef)
     expect(ok.statusCode, ok.body).toBe(200)

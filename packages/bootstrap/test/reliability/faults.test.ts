@@ -15,7 +15,7 @@ async function faultApp () {
   const kube = await startKube(clusterNodes())
   const store = await startProxy(design.url)
   const cluster = await startProxy(kube.url)
-  const app = await buildTestApp({ kubeUrl: cluster.url, kubeTimeoutMs: TIMEOUT_MS, designTimeoutMs: TIMEOUT_MS })
+  const app = await buildTestApp({ kubeUrl: cluster.url, kubeTimeoutMs: TIMEOUT_MS, designTimeoutMs: TIMEOUT_MS, designHosts: [store.url] })
   const designRef = `deckhand+${store.url}/api/v1.0/revisions/1/rendered-documents`
   return { app, store, cluster, designRef }
 }

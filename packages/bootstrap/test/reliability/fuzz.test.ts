@@ -26,7 +26,7 @@ describe('fuzzing the bootstrap service', () => {
   it(`answers ${RUNS} generated bad requests with 4xx error bodies, never 5xx`, async () => {
     const store = await startDesignServer(exampleDesign())
     const kube = await startKube(clusterNodes())
-    const app = await buildTestApp({ kubeUrl: kube.url })
+    const app = await buildTestApp({ kubeUrl: kube.url, designHosts: [store.url] })
     const designRef = fc.oneof(fc.constant(`${store.url}/site.yaml`), nasty)
     const request = fc.oneof(
       fc.record({

@@ -31,7 +31,7 @@ data:
 async function joinScript (design: string, encryptPayload: PayloadEncryptor | null | undefined = createGpgEncryptor({ passphrase: PASSPHRASE })) {
   const store = await startDesignServer(design)
   const kube = await startKube(clusterNodes())
-  const app = await buildTestApp({ kubeUrl: kube.url, encryptPayload: encryptPayload ?? undefined })
+  const app = await buildTestApp({ kubeUrl: kube.url, encryptPayload: encryptPayload ?? undefined, designHosts: [store.url] })
   return await app.inject({
     url: joinUrl([['design_ref', `${store.url}/site.yaml`], ['hostname', 'n1'], ['ip', '192.168.77.11'], ['labels.dynamic', 'node-role.kubernetes.io/worker=']]),
     headers: AUTH

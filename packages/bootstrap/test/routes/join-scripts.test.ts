@@ -202,7 +202,7 @@ describe('GET /api/v1.0/join-scripts', () => {
   it('answers 503 when no node is labelled kubernetes-apiserver=enabled, or Kubernetes fails', async () => {
     const store = await startDesignServer(exampleDesign())
     const empty = await startKube([{ name: 'n5', labels: {} }])
-    const noApiServers = await buildTestApp({ kubeUrl: empty.url })
+    const noApiServers = await buildTestApp({ kubeUrl: empty.url, designHosts: [store.url] })
     const res = await noApiServers.inject({ url: url(N1(`${store.url}/site.yaml`)), headers: AUTH })
     expect(res.statusCode).toBe(503)
     // spec §6.5 and §4: raised with a single argument, so the text is the message
@@ -212,7 +212,7 @@ describe('GET /api/v1.0/join-scripts', () => {
       details: { errorType: 'KubernetesApiError', messageList: [{ message: 'no nodes labelled kubernetes-apiserver=enabled', error: true }] }
     })
     const failing = await startKube(clusterNodes(), { fail: true })
-    const down = await buildTestApp({ kubeUrl: failing.url })
+    const down = await buildTestApp({ kubeUrl: failing.url, designHosts: [store.url] })
     const failed = await down.inject({ url: url(N1(`${store.url}/site.yaml`)), headers: AUTH })
     expect(failed.statusCode).toBe(503)
     expect(failed.json()).toMatchObject({ message: 'Kubernetes API Error', details: { errorType: 'KubernetesApiError' } })

@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { AUTH, TEST_TOKENS } from '@slipway/common/testing'
 import { buildTestApp, exampleDesign, startDesignServer } from '../helpers/servers.ts'
 
-async function validate (design: string | undefined, body?: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
-  const app = await buildTestApp()
+async function validate (design: string | undefined, body?: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }, designHosts?: string[]) {
   let payload = body
+  let hosts = designHosts
   if (design !== undefined) {
     const store = await startDesignServer(design)
     payload = { rel: 'design', href: `deckhand+${store.url}/api/v1.0/revisions/1/rendered-documents`, type: 'application/x-yaml' }
+    hosts = [store.url]
   }
+  const app = await buildTestApp({ designHosts: hosts })
   return await app.inject({ method: 'POST', url: '/api/v1.0/validatedesign', headers: { ...AUTH, ...headers }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) })
 }
 
@@ -158,7 +160,7 @@ describe('POST /api/v1.0/validatedesign', () => {
 
   it('answers a plain http design that is not YAML with a 400 validation body', async () => {
     const store = await startDesignServer('a: [unclosed\n')
-    const res = await validate(undefined, { href: `${store.url}/site.yaml` })
+    const res = await validate(undefined, { href: `${store.url}/site.yaml` }, undefined, [store.url])
     expect(res.statusCode).toBe(400)
     expect(res.json()).toMatchObject({ reason: 'Validation', details: { errorCount: 1 } })
     expect(res.json().details.messageList[0].message).toContain('not valid YAML')
