@@ -5,13 +5,15 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type F
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
   ApiError, BadRequestError, ForbiddenError, InternalError, MethodNotAllowedError, NotFoundError,
-  PayloadTooLargeError, UnauthenticatedError, UnsupportedMediaTypeError, errorBody, statusLine, type ErrorBody
+  PayloadTooLargeError, UnauthenticatedError, UnsupportedMediaTypeError, errorBody, statusLine, validationStatusBody, type ErrorBody
 } from '../errors.ts'
 import { isUuid, newUuid } from '../ids.ts'
 import { loggerOptions } from '../logger.ts'
 import type { Authenticator, Identity } from '../auth/identity.ts'
 import { PolicyError, type Credentials, type Policy, type Target } from '../auth/policy.ts'
 import type { Metrics } from '../metrics.ts'
+import { installValidators } from './validators.ts'
+import { InputError, installInputHooks, wordedValidationError, type SchemaError } from './input.ts'
 
 /** Per-request facts every handler and downstream call needs (`request.ctx`). */
 export interface RequestContext {
@@ -44,6 +46,11 @@ declare module 'fastify' {
     policy?: string
     /** No authentication (health, versions). */
     public?: boolean
+    /**
+     * Bad input answered as a validation Status body with this message and one validation message, not as an
+     * error body (the bootstrap service's validatedesign, spec/bootstrap.md §7.4).
+     */
+    invalidInput?: { validationMessage: string }
   }
 }
 
@@ -68,6 +75,8 @@ export interface ServiceAppOptions {
   echoEndUser?: boolean
   /** Counts every request by route and status, and serves the registry at `GET /metrics` (no token). */
   metrics?: Metrics | undefined
+  /** String formats route schemas may name (`format: 'design-ref'`), checked by these functions. */
+  formats?: Record<string, (value: string) => boolean>
 }
 
 export type ServiceApp = FastifyInstance & ReturnType<FastifyInstance['withTypeProvider']>
@@ -88,6 +97,8 @@ export function toApiError (error: unknown, request?: FastifyRequest): ApiError 
   if (error instanceof ApiError) return error
   const e = error as Partial<FastifyError> & { validation?: unknown[], validationContext?: string }
   if (e.validation !== undefined) {
+    const worded = wordedValidationError(e.validation as SchemaError[], e.validationContext ?? 'input', request)
+    if (worded !== undefined) return worded
     return new BadRequestError(`Invalid ${e.validationContext ?? 'input'}`, e.message ?? 'The request does not match the schema', { errorType: 'InvalidFormatError' })
   }
   switch (e.code) {
@@ -159,6 +170,11 @@ export function createServiceApp (options: ServiceAppOptions) {
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  // response schemas document the answers (and the contract tests hold answers to them); they never reshape one
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
+  installValidators(app, options.formats)
+  installInputHooks(app)
+
   const routes: Array<{ pattern: RegExp, methods: Set<string> }> = []
   const table: RouteEntry[] = []
   app.decorate('routeTable', () => [...table])
@@ -172,6 +188,12 @@ export function createServiceApp (options: ServiceAppOptions) {
   })
 
   function sendError (reply: FastifyReply, request: FastifyRequest, error: ApiError): void {
+    const asValidation = request.routeOptions.config?.invalidInput
+    if (error instanceof InputError && asValidation !== undefined) {
+      const message = { kind: 'ValidationMessage' as const, name: error.validationName ?? error.message, message: error.reason, error: true, level: 'Error', documents: [], diagnostic: null }
+      reply.code(400).type('application/json; charset=utf-8').send(validationStatusBody([message], { message: asValidation.validationMessage }))
+      return
+    }
     const body: ErrorBody = errorBody(error, request.url)
     for (const [name, value] of Object.entries(error.headers)) reply.header(name, value)
     reply.code(error.statusCode).type('application/json; charset=utf-8').send(body)
