@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { AUTH } from '@slipway/common/testing'
 import { startStore, loadConfig as loadStoreConfig } from '@slipway/stub-store'
+import { testStoreEnv } from '@slipway/stub-store/testing'
 import { startSite, loadConfig as loadSiteConfig } from '@slipway/stub-site'
 import { buildTestApp, SERVICE_TOKEN } from '../helpers/servers.ts'
 import { bashSyntax, payloadOf, tempDir } from '../helpers/script.ts'
@@ -14,7 +15,7 @@ const SITE_DIR = resolve(import.meta.dirname, '../../../../examples/site')
 
 /** stub-store holding the example site as the collections `global` then `site` (revision 2). */
 async function storeWithExampleSite () {
-  const store = await startStore(loadStoreConfig({ PORT: '0', STORE_AUTH_TOKENS: SERVICE_TOKEN, LOG_LEVEL: 'silent' }))
+  const store = await startStore(loadStoreConfig({ PORT: '0', STORE_AUTH_TOKENS: SERVICE_TOKEN, LOG_LEVEL: 'silent', ...testStoreEnv() }))
   onTestFinished(store.close)
   for (const collection of ['global', 'site']) {
     const res = await fetch(`${store.url}/buckets/${collection}/documents`, {

@@ -1,0 +1,10 @@
+// The bootstrap service's design reads on the real stand-ins once more against a store in its Deckhand quirk mode.
+import { defineProject } from 'vitest/config'
+
+export default defineProject({
+  test: {
+    name: 'bootstrap (deckhand quirks)',
+    include: ['test/integration/stubs.test.ts'],
+    env: { SLIPWAY_TEST_STORE_MODE: 'deckhand-quirks' }
+  }
+})
