@@ -1,6 +1,6 @@
 // buildApp(deps): the bootstrap service's routes on common's service app; never listens.
 import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
-import type { Authenticator, Policy } from '@slipway/common'
+import type { Authenticator, Metrics, Policy } from '@slipway/common'
 import type { DesignFetcher } from './clients/design.ts'
 import type { FileSources } from './clients/file-sources.ts'
 import type { PayloadEncryptor } from './clients/gpg.ts'
@@ -20,6 +20,8 @@ export interface AppDeps {
   bodyLimitBytes?: number
   logLevel?: string
   logger?: boolean
+  /** Prometheus metrics served at GET /metrics; absent: none. */
+  metrics?: Metrics | undefined
 }
 
 export async function buildApp (deps: AppDeps) {
@@ -34,7 +36,8 @@ export async function buildApp (deps: AppDeps) {
     // X-End-User echo, on every answer (spec/bootstrap.md §3)
     requestIdHeaders: ['x-deckhand-req'],
     contextMarkers: 'any',
-    echoEndUser: true
+    echoEndUser: true,
+    metrics: deps.metrics
   })
   // bodies are parsed by the routes, so that each answers bad input in its own documented shape
   acceptAllBodiesAsText(app)

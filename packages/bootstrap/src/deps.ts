@@ -1,5 +1,5 @@
 // The one place the bootstrap service's clients and rules are wired from configuration.
-import { authenticatorFromConfig, ConfigError, policyFromConfig, serviceTokenFromConfig } from '@slipway/common'
+import { authenticatorFromConfig, ConfigError, createMetrics, policyFromConfig, serviceTokenFromConfig } from '@slipway/common'
 import type { Config } from './config.ts'
 import { createDesignFetcher } from './clients/design.ts'
 import { createFileSources } from './clients/file-sources.ts'
@@ -19,14 +19,17 @@ function designHostsOf (config: Config): DesignHosts {
 }
 
 export function createDeps (config: Config) {
+  const metrics = config.METRICS_ENABLED ? createMetrics('bootstrap') : undefined
   return {
+    metrics,
     authenticator: authenticatorFromConfig(config),
     policy: policyFromConfig(config, POLICY_DEFAULTS),
     fetchDesign: createDesignFetcher({
       timeoutMs: config.DESIGN_TIMEOUT_MS,
       maxBytes: config.DESIGN_MAX_BYTES,
       serviceAuth: serviceTokenFromConfig(config),
-      designHosts: designHostsOf(config)
+      designHosts: designHostsOf(config),
+      metrics
     }),
     encryptPayload: createGpgEncryptor({ passphrase: config.ENCRYPTION_KEY }),
     fetchFiles: createFileSources({
@@ -38,6 +41,7 @@ export function createDeps (config: Config) {
     }),
     kubernetes: createKubernetesClient({
       timeoutMs: config.KUBE_TIMEOUT_MS,
+      metrics,
       connect: () => resolveConnection({
         apiUrl: config.KUBE_API_URL,
         token: config.KUBE_TOKEN,

@@ -1,7 +1,7 @@
 // Fetches a site design from its design_ref (spec/bootstrap.md §6.3): `deckhand+http(s)://` is the store's
 // rendered documents, read with the service's identity; plain http(s) is a YAML file rendered here. Either is
 // fetched only from a design host (DESIGN_HOSTS): a reference to any other host is refused before anything is sent.
-import { createHttpClient, DownstreamError, parseYamlDocuments, YamlError, type CallContext, type ServiceTokenSource } from '@slipway/common'
+import { createHttpClient, DownstreamError, parseYamlDocuments, YamlError, type CallContext, type Metrics, type ServiceTokenSource } from '@slipway/common'
 import type { Dispatcher } from 'undici'
 import { DesignError, prepareLocalDesign, type DesignDocument } from '../domain/documents.ts'
 import type { DesignHosts } from '../domain/design-hosts.ts'
@@ -13,6 +13,8 @@ export interface DesignFetcherOptions {
   /** The only hosts a reference may name; they alone receive the service's (or the caller's) token. */
   designHosts: DesignHosts
   dispatcher?: Dispatcher
+  /** Where each fetch's latency and outcome is counted. */
+  metrics?: Pick<Metrics, 'outbound'> | undefined
 }
 
 /** A fetched design that does not parse as YAML: a 400 for validatedesign, the store's 502 for join-scripts (§6.6). */
@@ -65,6 +67,7 @@ export function createDesignFetcher (options: DesignFetcherOptions) {
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxBytes,
       dispatcher: options.dispatcher,
+      metrics: options.metrics,
       serviceAuth: fromStore ? { token: async () => serviceToken ?? callerToken, invalidate: options.serviceAuth.invalidate } : undefined
     })
     const response = await http.request('GET', url.pathname + url.search, { ctx, headers: { accept: 'application/x-yaml' } })

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { Agent, type Dispatcher } from 'undici'
 import { parse as parseYaml } from 'yaml'
-import { ApiError, createHttpClient, DownstreamError, NotFoundError } from '@slipway/common'
+import { ApiError, createHttpClient, DownstreamError, NotFoundError, type Metrics } from '@slipway/common'
 import { isIpv4 } from '../domain/join-params.ts'
 
 /** Where Kubernetes mounts a pod's service account. */
@@ -134,13 +134,13 @@ interface KubeNode { metadata?: { name?: string, labels?: Record<string, string>
  * Node reads and label patches. `connect` runs on first use (a missing configuration is a 502 then, not at
  * start) and its connection is kept; a failed resolution is retried on the next call.
  */
-export function createKubernetesClient (options: { connect: () => KubernetesConnection, timeoutMs: number }) {
+export function createKubernetesClient (options: { connect: () => KubernetesConnection, timeoutMs: number, metrics?: Pick<Metrics, 'outbound'> | undefined }) {
   let connection: KubernetesConnection | undefined
   let http: ReturnType<typeof createHttpClient> | undefined
   function client (): { http: ReturnType<typeof createHttpClient>, connection: KubernetesConnection } {
     if (connection === undefined || http === undefined) {
       connection = options.connect()
-      http = createHttpClient({ component: 'kubernetes', baseUrl: connection.server, timeoutMs: options.timeoutMs, dispatcher: connection.dispatcher })
+      http = createHttpClient({ component: 'kubernetes', baseUrl: connection.server, timeoutMs: options.timeoutMs, dispatcher: connection.dispatcher, metrics: options.metrics })
     }
     return { http, connection }
   }
