@@ -1,7 +1,7 @@
 // buildApp(deps): the orchestrator's routes on common's service app; never listens.
-import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
+import { Type } from 'typebox'
+import { VerbositySchema, acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Metrics, Policy } from '@slipway/common'
-import { verbosityOf } from './domain/format.ts'
 import type { Configdocs } from './domain/configdocs.ts'
 import type { Actions } from './domain/actions.ts'
 import type { Workflows } from './domain/workflows.ts'
@@ -36,13 +36,14 @@ export async function buildApp (deps: AppDeps) {
     policy: deps.policy,
     metrics: deps.metrics
   })
-  // bodies reach the routes as text: each answers malformed input with its own documented message
-  // (spec §1.3: configdocs bodies of any content type are YAML; an actions body that is not JSON is no body)
+  // spec §1.3: configdocs bodies of any content type are YAML, read as text; the actions routes read JSON
   acceptAllBodiesAsText(app)
-  // spec/orchestrator.md §1.6: every resource accepts verbosity, and rejects a bad one
-  app.addHook('preHandler', async (request) => {
-    const value = (request.query as Record<string, unknown> | undefined)?.verbosity
-    if (value !== undefined) verbosityOf(Array.isArray(value) ? String(value.at(-1)) : String(value))
+  // spec/orchestrator.md §1.6: every resource accepts verbosity, and rejects a bad one, first among its query
+  app.addHook('onRoute', (route) => {
+    const query = route.schema?.querystring as { properties?: Record<string, unknown> } | undefined
+    if (query?.properties?.verbosity !== undefined) return
+    const verbosity = { verbosity: Type.Optional(VerbositySchema) }
+    route.schema = { ...route.schema, querystring: query === undefined ? Type.Object(verbosity) : { ...query, properties: { ...verbosity, ...query.properties } } }
   })
   await app.register(versionsRoutes)
   await app.register(async (api) => {

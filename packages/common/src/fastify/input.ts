@@ -72,7 +72,12 @@ function nameOf (instancePath: string, fallback: string): string {
   return names.at(-1) ?? fallback
 }
 
-const textOf = (value: unknown): string => typeof value === 'string' ? value : JSON.stringify(value) ?? ''
+// never serialized: a hostile body may nest too deep to print
+const textOf = (value: unknown): string => {
+  if (typeof value === 'string') return value
+  if (value === null || typeof value !== 'object') return String(value)
+  return Array.isArray(value) ? '(a list)' : '(an object)'
+}
 
 /**
  * The worded error of a failed validation (ajv runs with `verbose`, so each error has its schema), or undefined

@@ -13,7 +13,7 @@ import { directReads, type EngineReads } from './engine-watch.ts'
 import { checkDeploymentConfiguration, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
-import type { Notes } from './notes.ts'
+import type { NoteView, Notes } from './notes.ts'
 import { createApiLock } from './api-lock.ts'
 
 export interface CreateActionInput { name: string, parameters: Record<string, unknown> }
@@ -236,7 +236,7 @@ export function createActions (deps: {
         body: {
           ...entity,
           dag_status: null,
-          action_lifecycle: 'Failed',
+          action_lifecycle: 'Failed' as const,
           validations: [failure],
           message: 'Unable to start action',
           reason: error.title,
@@ -287,7 +287,7 @@ export function createActions (deps: {
   }
 
   function stepSummary (actionId: string, step: { id: string, state: string | null }, index: number) {
-    return { id: step.id, url: `/actions/${actionId}/steps/${step.id}`, index, state: step.state, notes: [] as unknown[] }
+    return { id: step.id, url: `/actions/${actionId}/steps/${step.id}`, index, state: step.state, notes: [] as NoteView[] }
   }
 
   /** The entity of §3.4 from a record, its run (if any), the DAG's pause flag and the steps. */

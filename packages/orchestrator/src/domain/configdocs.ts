@@ -7,30 +7,11 @@ import { StoreRejection, type StoreClient } from '../clients/store.ts'
 import { readRefusal } from '../clients/store-refusal.ts'
 import type { ValidatorClient } from '../clients/validators.ts'
 import type { ApiLock } from './api-lock.ts'
-import { bufferChanges, readVersions, VERSION_NAMES, type VersionName } from './versions.ts'
+import { bufferChanges, readVersions, type VersionName } from './versions.ts'
 import { resetBuffer } from './buffer-reset.ts'
 import { checkDeploymentConfiguration, hasDeploymentVersion, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 
 const RANK: Record<VersionName, number> = { successful_site_action: 0, last_site_action: 1, committed: 2, buffer: 3 }
-const BUFFER_MODES = ['append', 'replace', 'rejectoncontents'] as const
-
-export function parseVersion (value: string | undefined): VersionName {
-  const v = (value ?? 'buffer').toLowerCase()
-  if (!(VERSION_NAMES as string[]).includes(v)) {
-    throw new BadRequestError('Invalid version query parameter specified', 'version must be buffer, committed, last_site_action, successful_site_action')
-  }
-  return v as VersionName
-}
-
-/** `version=a,b`, `versions=a,b` or repeated `versions` (§2.2); `version` wins. */
-export function parseComparison (version: string | string[] | undefined, versions: string | string[] | undefined): [VersionName, VersionName] {
-  const raw = version ?? versions ?? 'committed,buffer'
-  const list = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter((v) => v !== '')
-  if (list.length !== 2) throw new BadRequestError('Incorrect number of versions for comparison', 'Exactly two versions must be given, e.g. version=committed,buffer')
-  if (list[0] === list[1]) throw new BadRequestError('Versions must be different for comparison', `Both versions are ${list[0] ?? ''}`)
-  for (const v of list) if (!(VERSION_NAMES as string[]).includes(v)) throw new BadRequestError('Invalid version detected', `${v} is not one of ${VERSION_NAMES.join(', ')}`)
-  return list.sort((a, b) => RANK[a as VersionName] - RANK[b as VersionName]) as [VersionName, VersionName]
-}
 
 function deckhandMessages (results: Array<{ name?: string, errors?: Array<Record<string, unknown>> }>): ValidationMessage[] {
   return results.flatMap((result) => (result.errors ?? []).map((e) => ({
@@ -64,8 +45,9 @@ export function createConfigdocs (deps: {
 }) {
   const { store } = deps
 
-  async function status (version: string | string[] | undefined, versions: string | string[] | undefined, ctx: RequestContext) {
-    const [baseName, newName] = parseComparison(version, versions)
+  /** The collections of two different versions compared, the older as base (spec §2.2). */
+  async function status (versions: [VersionName, VersionName], ctx: RequestContext) {
+    const [baseName, newName] = [...versions].sort((a, b) => RANK[a] - RANK[b]) as [VersionName, VersionName]
     const v = await readVersions(store, ctx)
     for (const name of [baseName, newName]) {
       if ((name === 'last_site_action' || name === 'successful_site_action') && v[name] === undefined) {
@@ -84,7 +66,7 @@ export function createConfigdocs (deps: {
       new_version: newName,
       new_revision: newId,
       base_status: diff[name] === 'created' ? 'not present' : 'present',
-      new_status: diff[name]
+      new_status: diff[name] ?? 'unmodified'
     }))
   }
 
@@ -132,10 +114,8 @@ export function createConfigdocs (deps: {
           errorList: [{ message: 'Send one or more YAML documents. With curl use --data-binary @file, which keeps the file\'s newlines (-d strips them).' }]
         })
       }
+      // append, replace or rejectOnContents in any case (the route's schema); the conflict names it as sent
       const mode = (input.bufferMode ?? 'rejectOnContents').toLowerCase()
-      if (!(BUFFER_MODES as readonly string[]).includes(mode)) {
-        throw new BadRequestError('Invalid buffermode', `buffermode must be append, replace or rejectOnContents, got '${input.bufferMode ?? ''}'`)
-      }
       const extra = versionMessages(collection, input)
       const before = await readVersions(store, ctx)
       const changes = await bufferChanges(store, before, ctx)

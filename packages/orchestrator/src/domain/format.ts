@@ -1,5 +1,4 @@
-// The seed's value shapes (spec/orchestrator.md §1.6–1.7): timestamps, booleans, verbosity.
-import { BadRequestError } from '@slipway/common'
+// The seed's timestamp shapes (spec/orchestrator.md §1.7).
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0')
 
@@ -47,25 +46,4 @@ export function spacedDate (value: string | null | undefined): string | null {
 export function workflowDate (value: string): string {
   const p = parts(value)
   return p === undefined ? value : `${p.date}T${p.time}.${p.micro}`
-}
-
-const TRUE = new Set(['true', 't', 'yes', 'y', '1', 'on'])
-const FALSE = new Set(['false', 'f', 'no', 'n', '0', 'off'])
-
-/** A boolean query parameter: absent is false; anything outside the accepted spellings is a 400. */
-export function queryBoolean (name: string, value: string | undefined): boolean {
-  if (value === undefined) return false
-  const v = value.toLowerCase()
-  if (TRUE.has(v)) return true
-  if (FALSE.has(v)) return false
-  throw new BadRequestError(`Invalid ${name} parameter`, `${name} must be one of true, false (or t/f, yes/no, y/n, 1/0, on/off), got '${value}'`)
-}
-
-/** The verbosity query parameter (§1.6): integer 0–5, default 1. */
-export function verbosityOf (value: string | undefined): number {
-  if (value === undefined) return 1
-  if (!/^\d$/.test(value) || Number(value) > 5) {
-    throw new BadRequestError('Invalid verbosity parameter', 'If specified, verbosity parameter should be a value from 0 to 5')
-  }
-  return Number(value)
 }

@@ -1,6 +1,6 @@
 // Notes (spec/orchestrator.md §6): stored in the database, listed by verbosity, their details fetched from
 // the note's URL with a timeout and a size cap.
-import { BadRequestError, InternalError, NotFoundError, createHttpClient, isUlid, newUlid, type RequestContext, type ServiceTokenSource } from '@slipway/common'
+import { InternalError, NotFoundError, createHttpClient, newUlid, type RequestContext, type ServiceTokenSource } from '@slipway/common'
 import type { NoteRecord, Repositories } from '../db/repositories.ts'
 import { zonedTimestamp } from './format.ts'
 
@@ -16,6 +16,8 @@ export function noteView (note: NoteRecord) {
     resolved_url_value: note.link_url === null ? null : `Details at notedetails/${note.note_id}`
   }
 }
+
+export type NoteView = ReturnType<typeof noteView>
 
 export function createNotes (deps: { repos: Repositories, timeoutMs: number, maxBytes: number, serviceAuth?: ServiceTokenSource, log?: (error: unknown) => void }) {
   const { repos } = deps
@@ -35,8 +37,8 @@ export function createNotes (deps: { repos: Repositories, timeoutMs: number, max
       await add({ assoc_id: `action/${actionId}`, subject: actionId, sub_type: 'action metadata', note_val: text, verbosity: 1, link_url: null, is_auth_link: false })
     },
     /** Action notes by action id, verbosity ≤ max. */
-    async forActions (actionIds: string[], maxVerbosity: number): Promise<Map<string, unknown[]>> {
-      const out = new Map<string, unknown[]>()
+    async forActions (actionIds: string[], maxVerbosity: number): Promise<Map<string, NoteView[]>> {
+      const out = new Map<string, NoteView[]>()
       for (const note of await repos.notes.find({ exact: actionIds.map((id) => `action/${id}`), maxVerbosity })) {
         const id = note.assoc_id.slice('action/'.length)
         out.set(id, [...(out.get(id) ?? []), noteView(note)])
@@ -44,8 +46,8 @@ export function createNotes (deps: { repos: Repositories, timeoutMs: number, max
       return out
     },
     /** Step notes of one action by step id, verbosity ≤ max. */
-    async forSteps (actionId: string, maxVerbosity: number): Promise<Map<string, unknown[]>> {
-      const out = new Map<string, unknown[]>()
+    async forSteps (actionId: string, maxVerbosity: number): Promise<Map<string, NoteView[]>> {
+      const out = new Map<string, NoteView[]>()
       const prefix = `step/${actionId}/`
       for (const note of await repos.notes.find({ prefix, maxVerbosity })) {
         const step = note.assoc_id.slice(prefix.length)
@@ -55,8 +57,7 @@ export function createNotes (deps: { repos: Repositories, timeoutMs: number, max
     },
     /** GET /notedetails/{id} (§6.3): the text at the note's URL, as it is. */
     async detailText (noteId: string, ctx: RequestContext): Promise<string> {
-      // Crockford base 32 reads letters in either case; ids are stored in upper case
-      if (noteId.length !== 26 || !isUlid(noteId.toUpperCase())) throw new BadRequestError('Notes ID values are 26 character ULID values', `Invalid note_id: ${noteId} in URL`)
+      // a ULID (the route's schema) in either case: Crockford base 32 reads both; ids are stored in upper case
       const note = await repos.notes.get(noteId.toUpperCase())
       if (note === undefined) throw new NotFoundError('No note found', `Note ${noteId} is not found`)
       if (note.assoc_id.startsWith('action/')) ctx.authorize('workflow_orchestrator:get_action')

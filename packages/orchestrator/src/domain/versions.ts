@@ -1,9 +1,8 @@
 // The four versions of the site's documents, read from the store's revision tags (spec/orchestrator.md §2.1).
-import type { CallContext } from '@slipway/common'
+import { VERSION_NAMES, type CallContext, type VersionName } from '@slipway/common'
 import type { DiffStatus, Revision, StoreClient } from '../clients/store.ts'
 
-export type VersionName = 'buffer' | 'committed' | 'last_site_action' | 'successful_site_action'
-export const VERSION_NAMES: VersionName[] = ['buffer', 'committed', 'last_site_action', 'successful_site_action']
+export { VERSION_NAMES, type VersionName }
 export const SITE_ACTION_SUCCESS = 'site-action-success'
 export const SITE_ACTION_FAILURE = 'site-action-failure'
 

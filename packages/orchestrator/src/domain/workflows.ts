@@ -9,27 +9,11 @@ const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z')
 const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z')
 const withinEngine = (ms: number): Date => new Date(Number.isNaN(ms) ? EARLIEST_MS : Math.min(Math.max(ms, EARLIEST_MS), LATEST_MS))
 
-const DURATION = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/
-
-/** The lower bound of `since`: an ISO date/time in the past, or an ISO duration back from now; default 30 days. */
-export function sinceOf (value: string | undefined, now = new Date()): Date {
-  if (value === undefined || value === '') return new Date(now.getTime() - 30 * 86_400_000)
-  const duration = DURATION.exec(value)
-  if (duration !== null && value !== 'P' && !value.endsWith('T')) {
-    const [, y, mo, w, d, h, mi, s] = duration.map((x) => Number(x ?? 0))
-    const ms = (((((y ?? 0) * 365 + (mo ?? 0) * 30 + (w ?? 0) * 7 + (d ?? 0)) * 24 + (h ?? 0)) * 60 + (mi ?? 0)) * 60 + (s ?? 0)) * 1000
-    return withinEngine(now.getTime() - ms)
-  }
-  const zoned = /(Z|[+-]\d\d:?\d\d)$/.test(value) || /^\d{4}-\d\d-\d\d$/.test(value) ? value : `${value}Z`
-  const date = new Date(/^\d{4}-\d\d-\d\d$/.test(zoned) ? `${zoned}T00:00:00Z` : zoned)
-  if (Number.isNaN(date.getTime())) throw new BadRequestError('Invalid since parameter', `since must be an ISO 8601 date/time or duration, got '${value}'`)
-  return withinEngine(date.getTime())
-}
-
 export function createWorkflows (deps: { engine: EngineClient, reads?: EngineReads }) {
   const reads = deps.reads ?? directReads(deps.engine)
-  async function list (since: string | undefined, ctx: RequestContext) {
-    const threshold = sinceOf(since)
+  /** Runs since a moment (clamped to the engine's years), oldest first. */
+  async function list (since: Date, ctx: RequestContext) {
+    const threshold = withinEngine(since.getTime())
     const runs = await reads.runs({ logicalDateGte: threshold.toISOString() }, ctx)
     return runs.map(workflowOf)
       .sort((a, b) => String(a.execution_date).localeCompare(String(b.execution_date)) || a.dag_id.localeCompare(b.dag_id))

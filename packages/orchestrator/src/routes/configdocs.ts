@@ -1,62 +1,75 @@
-// Configuration documents (seed 000 §4.1–4.5): HTTP only — parse, authorize, call the domain, shape the reply.
-import type { FastifyInstance } from 'fastify'
-import { BadRequestError } from '@slipway/common'
+// Configuration documents (seed 000 §4.1–4.5): HTTP only — schema, policy, one domain call, the reply's shape.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { BadRequestError, ErrorBodySchema, TextBodySchema, VERSION_NAMES, ValidationStatusBodySchema, type VersionName } from '@slipway/common'
 import type { Configdocs } from '../domain/configdocs.ts'
-import { parseVersion } from '../domain/configdocs.ts'
-import { queryBoolean } from '../domain/format.ts'
+import {
+  CollectionParamsSchema, CollectionStatusSchema, CommitQuerySchema, DocumentsQuerySchema, IngestQuerySchema, StatusQuerySchema, YamlTextSchema
+} from '../schemas/configdocs.ts'
 import { rule } from '../policy.ts'
 
-type Query = Record<string, string | string[] | undefined>
-const single = (q: Query, name: string): string | undefined => { const v = q[name]; return Array.isArray(v) ? v.at(-1) : v }
-const COLLECTION = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/
-
-function collectionOf (value: string): string {
-  if (!COLLECTION.test(value) || value.includes('..')) {
-    throw new BadRequestError('Invalid collection name', 'A collection name is 1 to 128 letters, digits, dots, dashes or underscores, starting with a letter or digit')
-  }
-  return value
+/** `version=a,b`, `versions=a,b` or repeated `versions` (spec §2.2; `version` wins): two different names. */
+export function comparisonOf (version: string[] | undefined, versions: string[] | undefined): [VersionName, VersionName] {
+  const list = (version ?? versions ?? ['committed,buffer']).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter((v) => v !== '')
+  if (list.length !== 2) throw new BadRequestError('Incorrect number of versions for comparison', 'Exactly two versions must be given, e.g. version=committed,buffer')
+  if (list[0] === list[1]) throw new BadRequestError('Versions must be different for comparison', `Both versions are ${list[0] ?? ''}`)
+  for (const v of list) if (!(VERSION_NAMES as readonly string[]).includes(v)) throw new BadRequestError('Invalid version detected', `${v} is not one of ${VERSION_NAMES.join(', ')}`)
+  return list as [VersionName, VersionName]
 }
 
-export async function configdocsRoutes (app: FastifyInstance, options: { configdocs: Configdocs }): Promise<void> {
-  const { configdocs } = options
+export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdocs }> = async (app, { configdocs }) => {
+  app.get('/configdocs', {
+    config: { policy: rule('get_configdocs_status') },
+    schema: { querystring: StatusQuerySchema, response: { 200: Type.Array(CollectionStatusSchema), 400: ErrorBodySchema, 404: ErrorBodySchema } }
+  }, async (request) => await configdocs.status(comparisonOf(request.query.version, request.query.versions), request.ctx))
 
-  app.get('/configdocs', { config: { policy: rule('get_configdocs_status') } }, async (request) => {
-    const q = request.query as Query
-    return await configdocs.status(q.version, q.versions, request.ctx)
-  })
-
-  app.post('/configdocs/:collection_id', { config: { policy: rule('create_configdocs') } }, async (request, reply) => {
-    const collection = collectionOf((request.params as { collection_id: string }).collection_id)
-    const q = request.query as Query
-    const emptyCollection = queryBoolean('empty-collection', single(q, 'empty-collection'))
-    // spec §1.3: the content type is not checked (upstream reads every body as YAML; curl's default form type too)
-    const body = typeof request.body === 'string' ? request.body : undefined
+  app.post('/configdocs/:collection_id', {
+    config: { policy: rule('create_configdocs') },
+    schema: {
+      params: CollectionParamsSchema,
+      querystring: IngestQuerySchema,
+      // spec §1.3: the content type is not checked (upstream reads every body as YAML; curl's default form type too)
+      consumes: ['application/x-yaml'],
+      body: TextBodySchema,
+      response: { 201: ValidationStatusBodySchema, 400: Type.Union([ErrorBodySchema, ValidationStatusBodySchema]), 409: ErrorBodySchema }
+    }
+  }, async (request, reply) => {
+    const collection = request.params.collection_id
     const length = Number(request.headers['content-length'] ?? 0)
-    const contentType = request.headers['content-type']
-    const result = await configdocs.ingest(collection, { body, contentType, bufferMode: single(q, 'buffermode'), emptyCollection, contentLength: Number.isFinite(length) ? length : 0 }, request.ctx)
+    const result = await configdocs.ingest(collection, {
+      body: typeof request.body === 'string' ? request.body : undefined,
+      contentType: request.headers['content-type'],
+      bufferMode: request.query.buffermode,
+      emptyCollection: request.query['empty-collection'] === true,
+      contentLength: Number.isFinite(length) ? length : 0
+    }, request.ctx)
     return await reply.code(201).header('location', `/api/v1.0/configdocs/${collection}`).send(result)
   })
 
-  app.get('/configdocs/:collection_id', { config: { policy: rule('get_configdocs') } }, async (request, reply) => {
-    const collection = collectionOf((request.params as { collection_id: string }).collection_id)
-    const q = request.query as Query
-    const version = parseVersion(single(q, 'version'))
-    const cleartext = queryBoolean('cleartext-secrets', single(q, 'cleartext-secrets'))
+  app.get('/configdocs/:collection_id', {
+    config: { policy: rule('get_configdocs') },
+    schema: { params: CollectionParamsSchema, querystring: DocumentsQuerySchema, produces: ['application/x-yaml'], response: { 200: YamlTextSchema, 400: ErrorBodySchema, 404: ErrorBodySchema } }
+  }, async (request, reply) => {
+    const cleartext = request.query['cleartext-secrets'] === true
     if (cleartext) request.ctx.authorize(rule('get_configdocs_cleartext'))
-    return await reply.type('application/x-yaml').send(await configdocs.collection(collection, version, cleartext, request.ctx))
+    const text = await configdocs.collection(request.params.collection_id, request.query.version ?? 'buffer', cleartext, request.ctx)
+    return await reply.type('application/x-yaml').send(text)
   })
 
-  app.get('/renderedconfigdocs', { config: { policy: rule('get_renderedconfigdocs') } }, async (request, reply) => {
-    const q = request.query as Query
-    const version = parseVersion(single(q, 'version'))
-    const cleartext = queryBoolean('cleartext-secrets', single(q, 'cleartext-secrets'))
+  app.get('/renderedconfigdocs', {
+    config: { policy: rule('get_renderedconfigdocs') },
+    schema: { querystring: DocumentsQuerySchema, produces: ['application/x-yaml'], response: { 200: YamlTextSchema, 400: ErrorBodySchema, 404: ErrorBodySchema } }
+  }, async (request, reply) => {
+    const cleartext = request.query['cleartext-secrets'] === true
     if (cleartext) request.ctx.authorize(rule('get_renderedconfigdocs_cleartext'))
-    return await reply.type('application/x-yaml').send(await configdocs.rendered(version, cleartext, request.ctx))
+    return await reply.type('application/x-yaml').send(await configdocs.rendered(request.query.version ?? 'buffer', cleartext, request.ctx))
   })
 
-  app.post('/commitconfigdocs', { config: { policy: rule('commit_configdocs') } }, async (request, reply) => {
-    const q = request.query as Query
-    const result = await configdocs.commit({ force: queryBoolean('force', single(q, 'force')), dryrun: queryBoolean('dryrun', single(q, 'dryrun')) }, request.ctx)
-    return await reply.code(result.statusCode).send(result.body)
+  app.post('/commitconfigdocs', {
+    config: { policy: rule('commit_configdocs') },
+    schema: { querystring: CommitQuerySchema, response: { 200: ValidationStatusBodySchema, 400: ValidationStatusBodySchema, 409: ErrorBodySchema } }
+  }, async (request, reply) => {
+    const result = await configdocs.commit({ force: request.query.force === true, dryrun: request.query.dryrun === true }, request.ctx)
+    return await reply.code(result.statusCode as 200 | 400).send(result.body)
   })
 }

@@ -1,0 +1,103 @@
+// Wire shapes of the action routes (seed 000 §2.3–2.4, §4.6–4.11, §4.15; spec/orchestrator.md §3).
+import { Type, type Static } from 'typebox'
+import { ErrorEntrySchema, SeedBooleanSchema, VerbositySchema, type Wording } from '@slipway/common'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
+const required = (message: string): Wording => ({ message })
+
+/** The POST /actions body (seed 000 §4.7, spec §3.3 step 2): JSON with a string name and an object of parameters. */
+export const ActionInputSchema = Type.Object({
+  name: Type.String({ minLength: 1, description: 'Action name, e.g. deploy_site', 'x-invalid': required('JSON validation failed: name is required and must be a string'), 'x-missing': required('JSON validation failed: name is required and must be a string') }),
+  parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Keys vary by action', 'x-invalid': required('JSON validation failed: parameters must be an object') }))
+}, {
+  'x-invalid': required('JSON validation failed: the body must be an object'),
+  'x-missing': { message: 'Json body is required', reason: 'The request must have a JSON body (Content-Type: application/json)' },
+  'x-undecodable': { message: 'JSON could not be decoded', reason: '{detail}' }
+})
+export type ActionInput = Static<typeof ActionInputSchema>
+
+export const CreateQuerySchema = Type.Object({
+  verbosity: Type.Optional(VerbositySchema),
+  'allow-intermediate-commits': Type.Optional(SeedBooleanSchema('allow-intermediate-commits', 'Allow a site action over commits no site action has used'))
+})
+export const VerbosityQuerySchema = Type.Object({ verbosity: Type.Optional(VerbositySchema) })
+
+export const ActionParamsSchema = Type.Object({ action_id: Type.String({ description: 'Action id (ULID)' }) })
+export const ValidationParamsSchema = Type.Object({ action_id: Type.String(), validation_id: Type.String() })
+export const StepParamsSchema = Type.Object({ action_id: Type.String(), step_id: Type.String({ description: 'Engine task id; a bare task name of one grouped task resolves to it' }) })
+export const ControlParamsSchema = Type.Object({ action_id: Type.String(), control_verb: Type.String({ description: 'pause, unpause or stop' }) })
+
+/** The logs route checks the id's length before anything else (spec §3.9 step 1). */
+export const LogParamsSchema = Type.Object({
+  action_id: Type.String({ minLength: 26, maxLength: 26, description: 'Action id (26 characters)', 'x-invalid': { message: 'Invalid Action ID!', reason: 'Action ids are 26 characters, got \'{value}\'' } satisfies Wording }),
+  step_id: Type.String()
+})
+export const LogQuerySchema = Type.Object({
+  verbosity: Type.Optional(VerbositySchema),
+  try: Type.Optional(Type.String({ pattern: '^[1-9]\\d{0,5}$', description: 'Attempt (1, 2, ...); default the last', 'x-invalid': { message: 'Invalid try parameter', reason: 'try must be a positive integer' } satisfies Wording }))
+})
+
+const NoteSchema = Type.Object({ note_id: Type.String(), assoc_id: Type.String(), subject: Type.String(), sub_type: Type.String(), note_val: Type.String(), verbosity: Type.Integer(), note_timestamp: Type.String(), resolved_url_value: Nullable(Type.String()) })
+const StepSummarySchema = Type.Object({ id: Type.String(), url: Type.String(), index: Type.Integer({ minimum: 1 }), state: Nullable(Type.String()), notes: Type.Array(NoteSchema) })
+
+/** An action as GET /actions lists it (seed 000 §2.3). */
+export const ActionSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  parameters: Type.Record(Type.String(), Type.Unknown()),
+  action_lifecycle: Type.String({ description: 'Pending, Processing, Complete, Failed or Paused' }),
+  dag_id: Type.String(),
+  dag_status: Nullable(Type.String()),
+  dag_execution_date: Nullable(Type.String()),
+  datetime: Type.String(),
+  user: Type.String(),
+  context_marker: Type.String(),
+  steps: Type.Array(StepSummarySchema),
+  notes: Type.Array(NoteSchema)
+})
+
+export const ValidationFailureSchema = Type.Object({ id: Type.String(), action_id: Type.String(), validation_name: Type.String(), details: Type.String() })
+const AuditSchema = Type.Object({ id: Type.String(), action_id: Type.String(), command: Type.String(), user: Type.String(), datetime: Type.String() })
+
+/** GET /actions/{id}: the list entry with validations and the command audit. */
+export const ActionDetailSchema = Type.Intersect([ActionSchema, Type.Object({ validations: Type.Array(ValidationFailureSchema), command_audit: Type.Array(AuditSchema) })])
+
+/** The 201 of POST /actions (seed 000 §4.7): `timestamp` in place of `datetime`. */
+export const CreatedActionSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  parameters: Type.Record(Type.String(), Type.Unknown()),
+  dag_id: Type.String(),
+  dag_status: Nullable(Type.String()),
+  dag_execution_date: Nullable(Type.String()),
+  user: Type.String(),
+  context_marker: Type.String(),
+  timestamp: Nullable(Type.String())
+})
+
+/** The 409 of POST /actions (seed 000 §3.2): the stored action with its failed validation. */
+export const RefusedActionSchema = Type.Intersect([CreatedActionSchema, Type.Object({
+  action_lifecycle: Type.Literal('Failed'),
+  validations: Type.Array(ValidationFailureSchema),
+  message: Type.String(),
+  reason: Type.String(),
+  details: Type.Object({ errorCount: Type.Integer(), messageList: Type.Array(ErrorEntrySchema) })
+})])
+
+/** Step detail (seed 000 §2.4). */
+export const StepDetailSchema = Type.Object({
+  task_id: Type.String(),
+  dag_id: Type.String(),
+  execution_date: Nullable(Type.String()),
+  index: Type.Integer({ minimum: 1 }),
+  operator: Nullable(Type.String()),
+  state: Nullable(Type.String()),
+  queued_dttm: Nullable(Type.String()),
+  start_date: Nullable(Type.String()),
+  end_date: Nullable(Type.String()),
+  duration: Nullable(Type.Number()),
+  try_number: Type.Integer(),
+  notes: Type.Array(NoteSchema)
+})
+
+export const LogTextSchema = Type.String({ description: 'The step\'s log (text/plain)' })

@@ -1,0 +1,59 @@
+// Wire shapes of the configuration document routes (seed 000 §4.1–4.5, spec/orchestrator.md §2).
+import { Type, type Static } from 'typebox'
+import { SeedBooleanSchema, VerbositySchema, VersionNameSchema, oneOfPattern, type Wording } from '@slipway/common'
+
+/** A collection name: a path segment the store can keep (no traversal, no separators). */
+export const CollectionIdSchema = Type.String({
+  pattern: '^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$',
+  description: 'Collection name',
+  'x-invalid': {
+    message: 'Invalid collection name',
+    reason: 'A collection name is 1 to 128 letters, digits, dots, dashes or underscores, starting with a letter or digit'
+  } satisfies Wording
+})
+export const CollectionParamsSchema = Type.Object({ collection_id: CollectionIdSchema })
+
+/** `version` of GET /configdocs: two names, comma separated, or repeated `versions` (spec §2.2, the CLI's form). */
+const VersionListSchema = Type.Array(Type.String(), { description: 'Two versions to compare, e.g. committed,buffer' })
+export const StatusQuerySchema = Type.Object({
+  verbosity: Type.Optional(VerbositySchema),
+  version: Type.Optional(VersionListSchema),
+  versions: Type.Optional(VersionListSchema)
+})
+
+export const CollectionStatusSchema = Type.Object({
+  collection_name: Type.String(),
+  base_version: Type.String(),
+  base_revision: Type.Integer(),
+  new_version: Type.String(),
+  new_revision: Type.Integer(),
+  base_status: Type.String({ description: 'present or not present' }),
+  new_status: Type.String({ description: 'created, modified, deleted or unmodified' })
+})
+export type CollectionStatus = Static<typeof CollectionStatusSchema>
+
+export const BUFFER_MODES = ['append', 'replace', 'rejectOnContents'] as const
+export const IngestQuerySchema = Type.Object({
+  verbosity: Type.Optional(VerbositySchema),
+  buffermode: Type.Optional(Type.String({
+    pattern: oneOfPattern(BUFFER_MODES, true),
+    description: `${BUFFER_MODES.join(', ')} (any case); default rejectOnContents`,
+    'x-invalid': { message: 'Invalid buffermode', reason: 'buffermode must be append, replace or rejectOnContents, got \'{value}\'' } satisfies Wording
+  })),
+  'empty-collection': Type.Optional(SeedBooleanSchema('empty-collection', 'Stage the collection empty, to delete it at commit; the body is ignored'))
+})
+
+export const DocumentsQuerySchema = Type.Object({
+  verbosity: Type.Optional(VerbositySchema),
+  version: Type.Optional(VersionNameSchema),
+  'cleartext-secrets': Type.Optional(SeedBooleanSchema('cleartext-secrets', 'Secrets in cleartext (own policy rule)'))
+})
+
+export const CommitQuerySchema = Type.Object({
+  verbosity: Type.Optional(VerbositySchema),
+  force: Type.Optional(SeedBooleanSchema('force', 'Commit despite validation failures')),
+  dryrun: Type.Optional(SeedBooleanSchema('dryrun', 'Validate only, commit nothing'))
+})
+
+/** YAML documents, answered as text. */
+export const YamlTextSchema = Type.String({ description: 'YAML documents (application/x-yaml)' })
