@@ -8,6 +8,7 @@ import type { KubernetesClient } from './clients/kubernetes.ts'
 import { joinScriptRoutes } from './routes/join-scripts.ts'
 import { validateDesignRoutes } from './routes/validate-design.ts'
 import { nodeLabelRoutes } from './routes/node-labels.ts'
+import { isDesignRef } from './schemas/join-scripts.ts'
 
 export interface AppDeps {
   authenticator: Authenticator
@@ -37,9 +38,10 @@ export async function buildApp (deps: AppDeps) {
     requestIdHeaders: ['x-deckhand-req'],
     contextMarkers: 'any',
     echoEndUser: true,
-    metrics: deps.metrics
+    metrics: deps.metrics,
+    formats: { 'design-ref': isDesignRef }
   })
-  // bodies are parsed by the routes, so that each answers bad input in its own documented shape
+  // bodies are read as text unless a route reads JSON (validatedesign, node-labels)
   acceptAllBodiesAsText(app)
   // the kubeconfig's TLS agent lives as long as the app
   app.addHook('onClose', async () => { await deps.kubernetes.close() })

@@ -1,8 +1,9 @@
 // GET /v1.0/join-scripts (seed 001 §4.2, spec/bootstrap.md §6): validate, find the join IPs, fetch the design,
 // answer the script.
-import type { FastifyInstance } from 'fastify'
-import { ApiError, BadRequestError, DownstreamError } from '@slipway/common'
-import { ParamError, parseJoinParams } from '../domain/join-params.ts'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ApiError, BadRequestError, DownstreamError, ErrorBodySchema } from '@slipway/common'
+import { ParamError, joinParamsOf } from '../domain/join-params.ts'
+import { JoinQuerySchema, JoinScriptTextSchema } from '../schemas/join-scripts.ts'
 import { DesignError } from '../domain/documents.ts'
 import { buildJoinScript, EncryptionError, remoteFileUrls } from '../domain/join-script.ts'
 import { DesignYamlError, type DesignFetcher } from '../clients/design.ts'
@@ -29,10 +30,19 @@ export function joinScriptError (error: unknown): unknown {
   return error
 }
 
-export async function joinScriptRoutes (app: FastifyInstance, options: { fetchDesign: DesignFetcher, fetchFiles: FileSources, kubernetes: KubernetesClient, encryptPayload?: PayloadEncryptor | undefined }): Promise<void> {
-  app.get('/join-scripts', { config: { policy: 'kubernetes_provisioner:get_join_scripts' } }, async (request, reply) => {
+type JoinScriptDeps = { fetchDesign: DesignFetcher, fetchFiles: FileSources, kubernetes: KubernetesClient, encryptPayload?: PayloadEncryptor | undefined }
+
+export const joinScriptRoutes: FastifyPluginAsyncTypebox<JoinScriptDeps> = async (app, options) => {
+  app.get('/join-scripts', {
+    config: { policy: 'kubernetes_provisioner:get_join_scripts' },
+    schema: {
+      querystring: JoinQuerySchema,
+      produces: ['text/x-shellscript'],
+      response: { 200: JoinScriptTextSchema, 400: ErrorBodySchema, 500: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema }
+    }
+  }, async (request, reply) => {
     try {
-      const params = parseJoinParams(request.query as Record<string, string | string[]>)
+      const params = joinParamsOf(request.query)
       // spec §6.2: the join IPs (step 2) before the design (step 3), so a Kubernetes failure wins over the store's
       const joinIps = await options.kubernetes.apiServerIps()
       const documents = await options.fetchDesign(params.designRef, request.ctx, request.ctx.token)

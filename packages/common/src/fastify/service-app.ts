@@ -99,7 +99,7 @@ export function toApiError (error: unknown, request?: FastifyRequest): ApiError 
   if (e.validation !== undefined) {
     const worded = wordedValidationError(e.validation as SchemaError[], e.validationContext ?? 'input', request)
     if (worded !== undefined) return worded
-    return new BadRequestError(`Invalid ${e.validationContext ?? 'input'}`, e.message ?? 'The request does not match the schema', { errorType: 'InvalidFormatError' })
+    return new InputError(`Invalid ${e.validationContext ?? 'input'}`, e.message ?? 'The request does not match the schema', { errorType: 'InvalidFormatError' })
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE': return new PayloadTooLargeError(request?.routeOptions.bodyLimit ?? 0)
