@@ -11,6 +11,11 @@ export default [
     }
   },
   {
+    // the operator's console is plain ES modules run by browsers (packages/orchestrator/console)
+    files: ['packages/orchestrator/console/**/*.js'],
+    languageOptions: { globals: { location: 'readonly', sessionStorage: 'readonly', Node: 'readonly', AbortController: 'readonly' } }
+  },
+  {
     // common is shared by every service and may import none of them
     files: ['packages/common/**/*.ts'],
     rules: {

@@ -1,0 +1,148 @@
+// The Action view: one action's summary, its steps (./step-table.js), pause / unpause / stop with a confirmation,
+// a step's log (./log-pane.js), the command audit and the validations. It reads the action again every 3 s while
+// the action is not finished and the tab is visible.
+import { api, seg } from './api.js'
+import { badge, fill, h, poll, setBadge, setText, setTime, timeEl } from './dom.js'
+import { logPane } from './log-pane.js'
+import { ENDED, FINISHED, progress } from './steps.js'
+import { stepTable } from './step-table.js'
+
+const POLL_MS = 3000
+
+// seed 000 §4.11 and spec/orchestrator.md §3.10: what each control does, for the confirmation
+const CONTROLS = [
+  { verb: 'pause', label: 'Pause', text: 'Steps that are running finish; nothing new starts until the action is unpaused.' },
+  { verb: 'unpause', label: 'Unpause', text: 'The workflow goes on from where it was paused.' },
+  { verb: 'stop', label: 'Stop', text: 'Running steps fail and the others are skipped. The action ends as Failed; this cannot be undone.' }
+]
+
+export function actionView ({ root, params, signal, report, confirm }) {
+  const actionId = params.id
+  const title = h('h1', { tabindex: '-1' }, 'Action')
+  const idText = h('span', { class: 'id' }, actionId)
+  const fields = { lifecycle: badge('Pending'), dag: h('dd'), user: h('dd'), when: h('dd'), marker: h('dd', { class: 'id' }), progress: h('dd') }
+  const message = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' })
+  const buttons = CONTROLS.map((c) => h('button', { type: 'button', class: `control control-${c.verb}`, 'data-verb': c.verb, disabled: true, onclick: () => { control(c) } }, c.label))
+  const stepsWrap = h('div', { class: 'table-wrap' })
+  const audit = h('tbody')
+  const validations = h('div', { class: 'validations' })
+  const notes = h('ul', { class: 'notes' })
+  let action = null
+  let table = null
+
+  const log = logPane({ actionId, signal, report })
+  fill(root,
+    h('p', { class: 'crumbs' }, h('a', { href: '#/actions' }, '← Actions')),
+    h('div', { class: 'view-head' }, h('div', {}, title, idText), h('div', { class: 'controls' }, buttons)),
+    message,
+    h('dl', { class: 'summary' },
+      h('div', {}, h('dt', {}, 'Lifecycle'), h('dd', {}, fields.lifecycle)),
+      h('div', {}, h('dt', {}, 'Progress'), fields.progress),
+      h('div', {}, h('dt', {}, 'Engine status'), fields.dag),
+      h('div', {}, h('dt', {}, 'User'), fields.user),
+      h('div', {}, h('dt', {}, 'Invoked'), fields.when),
+      h('div', { class: 'wide-only' }, h('dt', {}, 'Context marker'), fields.marker)),
+    h('section', { 'aria-labelledby': 'steps-title' }, h('h2', { id: 'steps-title' }, 'Steps'), stepsWrap),
+    log.section,
+    h('div', { class: 'columns' },
+      h('section', { 'aria-labelledby': 'audit-title' }, h('h2', { id: 'audit-title' }, 'Command audit'),
+        h('table', { class: 'audit' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Command'), h('th', { scope: 'col' }, 'User'), h('th', { scope: 'col' }, 'When'))), audit)),
+      h('section', { 'aria-labelledby': 'validations-title' }, h('h2', { id: 'validations-title' }, 'Validations'), validations),
+      h('section', { 'aria-labelledby': 'notes-title' }, h('h2', { id: 'notes-title' }, 'Notes'), notes)))
+
+  async function refresh () {
+    try {
+      action = await api.json(`/actions/${seg(actionId)}`, signal)
+    } catch (error) {
+      report(message, error, 'poll-error')
+      return
+    }
+    if (message.dataset.kind === 'poll-error') { setText(message, ''); message.dataset.kind = '' }
+    setText(title, action.name)
+    document.title = `${action.name} · Slipway console`
+    setBadge(fields.lifecycle, action.action_lifecycle)
+    setText(fields.dag, action.dag_status ?? '—')
+    setText(fields.user, action.user ?? '')
+    setTime(fields.when, action.datetime)
+    setText(fields.marker, action.context_marker ?? '')
+    const { done, total } = progress(action.steps ?? [])
+    setText(fields.progress, `${done} of ${total} steps done`)
+    const finished = FINISHED.has(action.action_lifecycle)
+    for (const button of buttons) button.disabled = finished
+    if (table === null) {
+      table = stepTable({ actionId, dagId: action.dag_id, signal, onOpen: (stepId) => { openLog(stepId) } })
+      fill(stepsWrap, table.table)
+    }
+    renderAudit(action.command_audit ?? [])
+    renderValidations(action.validations ?? [])
+    renderNotes(action.notes ?? [])
+    await table.update(action.steps ?? [])
+    const current = log.current()
+    if (current !== null) {
+      const step = (action.steps ?? []).find((s) => s.id === current)
+      await log.refresh(table.detail(current), step !== undefined && !ENDED.has(step.state))
+    }
+  }
+
+  async function openLog (stepId) {
+    table.select(stepId)
+    let detail = table.detail(stepId)
+    if (detail === undefined) {
+      try { detail = await api.json(`/actions/${seg(actionId)}/steps/${seg(stepId)}`, signal) } catch { detail = undefined }
+    }
+    await log.open(stepId, detail)
+  }
+
+  function renderAudit (entries) {
+    if (audit.childElementCount === entries.length) return
+    fill(audit, entries.map((e) => h('tr', {}, h('td', {}, e.command), h('td', {}, e.user), h('td', {}, timeEl(e.datetime)))))
+  }
+
+  function renderValidations (entries) {
+    if (validations.dataset.count === String(entries.length)) return
+    validations.dataset.count = String(entries.length)
+    if (entries.length === 0) { fill(validations, h('p', { class: 'muted' }, 'None failed.')); return }
+    fill(validations, entries.map((v) => {
+      const body = h('dl', { class: 'drill' })
+      const details = h('details', {
+        ontoggle: () => { if (details.open && body.childElementCount === 0) drill(v, body) }
+      }, h('summary', {}, v.validation_name ?? v.name ?? v.id), body)
+      return details
+    }))
+  }
+
+  async function drill (validation, body) {
+    try {
+      const full = await api.json(`/actions/${seg(actionId)}/validations/${seg(validation.id)}`, signal)
+      fill(body, Object.entries(full).map(([key, value]) => h('div', {}, h('dt', {}, key), h('dd', {}, typeof value === 'string' ? value : JSON.stringify(value)))))
+    } catch (error) {
+      fill(body, h('p', { class: 'error' }))
+      report(body.firstElementChild, error)
+    }
+  }
+
+  function renderNotes (entries) {
+    if (notes.dataset.count === String(entries.length)) return
+    notes.dataset.count = String(entries.length)
+    fill(notes, entries.length === 0 ? h('li', { class: 'muted' }, 'None.') : entries.map((n) => h('li', {}, n.note_val ?? '', ' ', h('span', { class: 'muted' }, timeEl(n.note_timestamp)))))
+  }
+
+  async function control ({ verb, label, text }) {
+    const name = action === null ? actionId : `${action.name} (${actionId})`
+    if (!await confirm({ title: `${label} ${name}?`, text, confirmLabel: label, danger: verb === 'stop' })) return
+    setText(message, `${label}: asking the orchestrator…`)
+    message.className = 'status'
+    message.dataset.kind = ''
+    try {
+      await api.post(`/actions/${seg(actionId)}/control/${verb}`, signal)
+      setText(message, `${label} accepted.`)
+    } catch (error) {
+      // seed 000 §4.11: a control that does not fit the action's state is a 409 whose message and reason say why
+      report(message, error, 'control-error')
+    }
+    await poller.now()
+  }
+
+  const poller = poll(refresh, { intervalMs: POLL_MS, signal, wanted: () => action === null || !FINISHED.has(action.action_lifecycle) })
+  return { title: 'Action' }
+}

@@ -1,0 +1,137 @@
+// The action view's steps: in step order, grouped by sub-workflow, each with state, try, start, duration and a
+// bar on the action's timeline. Built once per set of steps and updated in place, so polling moves nothing.
+import { api, seg } from './api.js'
+import { badge, badgeClass, durationText, h, parseTime, setBadge, setText, setTime } from './dom.js'
+import { ENDED, groupState, groupSteps, taskOf, timeline } from './steps.js'
+
+// step details are asked for a few at a time (the browser's own limit per host is six)
+const PARALLEL = 4
+
+/** `onOpen(stepId)` opens a step's log. */
+export function stepTable ({ actionId, dagId, onOpen, signal }) {
+  // widths sit on the header cells (no colgroup): a column hidden on a narrow window vanishes from every row alike
+  const heads = [['#', 'c-index wide-only'], ['Step', 'c-step'], ['State', 'c-state'], ['Try', 'c-try'], ['Started', 'c-start wide-only'], ['Duration', 'c-duration'], ['Timeline', 'c-bar']]
+  const table = h('table', { class: 'steps' }, h('thead', {}, h('tr', {}, heads.map(([t, cls]) => h('th', { scope: 'col', class: cls }, t)))))
+  const rows = new Map()
+  const groups = []
+  // details by step id, with the state they were read in: asked again only when the step's state moves
+  const details = new Map()
+  let shape = ''
+  let selected = null
+
+  // one row's cells, the same columns for a step and for a sub-workflow's own row
+  function cellsOf (state) {
+    return { state: badge(state), try: h('td', { class: 'num' }), start: h('td', { class: 'wide-only' }), duration: h('td', { class: 'num' }), bar: h('span', { class: 'bar', hidden: true }) }
+  }
+  const rowOf = (first, name, cells, props = {}) => h('tr', props, first, name, h('td', {}, cells.state), cells.try, cells.start, cells.duration,
+    h('td', { class: 'timeline' }, h('span', { class: 'track' }, cells.bar)))
+
+  function build (steps) {
+    for (const old of table.querySelectorAll('tbody')) old.remove()
+    rows.clear()
+    groups.length = 0
+    for (const block of groupSteps(steps)) {
+      const body = h('tbody', { class: block.group === null ? 'own' : 'group' })
+      if (block.group !== null) {
+        // the sub-workflow's own row: its derived state, start, duration and bar (spec/orchestrator.md §8.2)
+        const cells = cellsOf(null)
+        body.append(rowOf(h('td', { class: 'wide-only' }), h('th', { scope: 'rowgroup', class: 'step-name', title: `sub-workflow ${dagId}.${block.group}` },
+          h('span', { class: 'group-name' }, block.group), h('span', { class: 'muted sub' }, ' sub-workflow')), cells, { class: 'group-head' }))
+        groups.push({ steps: block.steps.map((s) => s.id), cells })
+      }
+      for (const step of block.steps) {
+        const open = h('button', { type: 'button', class: 'link step-open', 'data-step': step.id, title: `${step.id}: show its log`, onclick: () => onOpen(step.id) },
+          block.group === null ? step.id : taskOf(step.id))
+        const cells = cellsOf(step.state)
+        const tr = rowOf(h('td', { class: 'num muted wide-only' }, step.index), h('td', { class: 'step-name' }, open), cells, { 'data-step': step.id })
+        rows.set(step.id, { tr, cells, open })
+        body.append(tr)
+      }
+      table.append(body)
+    }
+    select(selected)
+  }
+
+  async function readDetails (steps) {
+    const stale = steps.filter((s) => s.state !== null && details.get(s.id)?.readIn !== s.state)
+    const next = async () => {
+      const step = stale.shift()
+      if (step === undefined) return
+      try {
+        const detail = await api.json(`/actions/${seg(actionId)}/steps/${seg(step.id)}`, signal)
+        details.set(step.id, { ...detail, readIn: step.state })
+      } catch (error) {
+        if (error.name === 'AbortError' || error.status === 401) throw error
+        // a step the engine has not made yet (404) keeps what was read before; the next round asks again
+      }
+      await next()
+    }
+    await Promise.all(Array.from({ length: PARALLEL }, next))
+  }
+
+  /** Shows `steps` (the action's step summaries), reading the details of steps whose state moved. */
+  async function update (steps) {
+    const now = shapeOf(steps)
+    if (now !== shape) { shape = now; build(steps) }
+    await readDetails(steps)
+    render(steps)
+  }
+
+  function render (steps) {
+    const nowMs = Date.now()
+    const spans = new Map(steps.map((s) => {
+      const d = details.get(s.id)
+      const start = parseTime(d?.start_date)?.getTime() ?? null
+      const end = parseTime(d?.end_date)?.getTime() ?? null
+      // a step that has not ended runs until now; one that ended without dates takes no room
+      return [s.id, { start, end: start !== null && end === null && ENDED.has(s.state) ? start : end }]
+    }))
+    const groupSpans = groups.map((g) => {
+      const own = g.steps.map((id) => spans.get(id)).filter((span) => span !== undefined && span.start !== null)
+      if (own.length === 0) return { start: null, end: null }
+      const running = own.some((span) => span.end === null) || own.length < g.steps.length
+      return { start: Math.min(...own.map((span) => span.start)), end: running ? null : Math.max(...own.map((span) => span.end)) }
+    })
+    const bars = timeline([...spans.values(), ...groupSpans], nowMs)
+    steps.forEach((step, i) => {
+      const row = rows.get(step.id)
+      if (row === undefined) return
+      const d = details.get(step.id)
+      setText(row.cells.try, d?.try_number ?? '')
+      show(row.cells, step.state, d?.start_date, typeof d?.duration === 'number' ? d.duration : undefined, spans.get(step.id), bars[i], nowMs)
+    })
+    groups.forEach((group, i) => {
+      const state = groupState(group.steps.map((id) => steps.find((s) => s.id === id) ?? { state: null }))
+      const span = groupSpans[i]
+      const seconds = span.start !== null && span.end !== null ? (span.end - span.start) / 1000 : undefined
+      show(group.cells, state, span.start === null ? null : new Date(span.start).toISOString(), seconds, span, bars[steps.length + i], nowMs)
+    })
+  }
+
+  function show (cells, state, start, seconds, span, bar, nowMs) {
+    setBadge(cells.state, state)
+    setTime(cells.start, start, true)
+    const running = seconds === undefined && span?.start !== null && span?.end === null
+    setText(cells.duration, running ? durationText((nowMs - span.start) / 1000) : seconds === undefined ? '' : durationText(seconds))
+    cells.bar.hidden = bar === null
+    if (bar === null) return
+    cells.bar.style.left = `${bar.left.toFixed(2)}%`
+    cells.bar.style.width = `${bar.width.toFixed(2)}%`
+    const cls = `bar ${badgeClass(cells.state.textContent)}`
+    if (cells.bar.className !== cls) cells.bar.className = cls
+  }
+
+  /** Marks the step whose log is shown. */
+  function select (stepId) {
+    selected = stepId
+    for (const [id, row] of rows) {
+      row.tr.classList.toggle('selected', id === stepId)
+      if (id === stepId) row.open.setAttribute('aria-current', 'true')
+      else row.open.removeAttribute('aria-current')
+    }
+  }
+
+  return { table, update, select, detail: (stepId) => details.get(stepId) }
+}
+
+const shapeOf = (steps) => steps.map((s) => `${s.index}:${s.id}`).join(',')

@@ -1,0 +1,68 @@
+// What the action view derives from an action's steps, without the DOM: sub-workflows, progress, and where each
+// step sits on the action's timeline.
+
+/** Lifecycles after which nothing changes any more (seed 000 §3.1). */
+export const FINISHED = new Set(['Complete', 'Failed'])
+
+/** Step states that no longer change by themselves (spec/orchestrator.md §3.4's task states). */
+export const ENDED = new Set(['success', 'failed', 'skipped', 'upstream_failed', 'removed'])
+
+/** `preflight.ucp_preflight_check` → `preflight`; `action_xcom` → null (spec/orchestrator.md §8.2: `<group>.<task>`). */
+export function groupOf (stepId) {
+  const dot = stepId.lastIndexOf('.')
+  return dot < 0 ? null : stepId.slice(0, dot)
+}
+
+/** `preflight.ucp_preflight_check` → `ucp_preflight_check`. */
+export const taskOf = (stepId) => stepId.slice(stepId.lastIndexOf('.') + 1)
+
+/**
+ * The steps in step order, cut into runs of one sub-workflow each: `{ group, steps }` with group null for the
+ * workflow's own steps. A group's steps are consecutive in the step order (§8.2), so each group is one block.
+ */
+export function groupSteps (steps) {
+  const blocks = []
+  for (const step of [...steps].sort((a, b) => a.index - b.index)) {
+    const group = groupOf(step.id)
+    const last = blocks.at(-1)
+    if (last !== undefined && last.group === group) last.steps.push(step)
+    else blocks.push({ group, steps: [step] })
+  }
+  return blocks
+}
+
+/**
+ * A sub-workflow's state as spec/orchestrator.md §8.2 derives it: null before any step started, running while one
+ * runs or waits to retry, failed when one failed (none running), success when all succeeded or were skipped.
+ */
+export function groupState (steps) {
+  const states = steps.map((s) => s.state)
+  if (states.every((s) => s === null || s === undefined || s === 'none')) return null
+  if (states.every((s) => s === 'success' || s === 'skipped')) return 'success'
+  if (states.some((s) => s === 'running' || s === 'up_for_retry' || s === 'queued' || s === 'scheduled' || s === 'restarting' || s === 'deferred')) return 'running'
+  if (states.some((s) => s === 'failed' || s === 'upstream_failed')) return 'failed'
+  return 'running'
+}
+
+/** Steps done of steps: `{ done, total }`. */
+export function progress (steps) {
+  return { done: steps.filter((s) => ENDED.has(s.state)).length, total: steps.length }
+}
+
+/**
+ * Each step's bar on a timeline from the first start to the last end (or `now` while steps run): `left` and
+ * `width` in percent, or null for a step that has not started. Bars of running steps reach `now`.
+ */
+export function timeline (spans, now) {
+  const known = spans.filter((s) => s.start !== null)
+  if (known.length === 0) return spans.map(() => null)
+  const t0 = Math.min(...known.map((s) => s.start))
+  const t1 = Math.max(...known.map((s) => s.end ?? now), t0 + 1)
+  const scale = 100 / (t1 - t0)
+  return spans.map((s) => {
+    if (s.start === null) return null
+    const left = (s.start - t0) * scale
+    const width = Math.max(((s.end ?? now) - s.start) * scale, 0.6)
+    return { left: Math.min(left, 99.4), width: Math.min(width, 100 - Math.min(left, 99.4)) }
+  })
+}

@@ -1,0 +1,76 @@
+// The operator's console (issue 20): the static files of packages/orchestrator/console under /console, read once
+// when the app is built. No token for these (the page is public); every API call the page makes sends the caller's.
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { extname, join, resolve } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+
+export const CONSOLE_DIR = resolve(import.meta.dirname, '../../console')
+
+/** Only the orchestrator's own origin, nothing inline; no form may post anywhere, so a token never lands in a URL. */
+export const CONSOLE_CSP = "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// a file of any other kind in the folder is not served
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml'
+}
+
+interface ConsoleFile { type: string, body: Buffer, gzipped: Buffer | undefined, etag: string }
+
+function load (folder: string): Map<string, ConsoleFile> {
+  const files = new Map<string, ConsoleFile>()
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const type = TYPES[extname(entry.name)]
+    if (!entry.isFile() || type === undefined) continue
+    const body = readFileSync(join(folder, entry.name))
+    const gzipped = gzipSync(body, { level: 9 })
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`
+    files.set(entry.name, { type, body, gzipped: gzipped.length < body.length ? gzipped : undefined, etag })
+  }
+  if (!files.has('index.html')) throw new Error(`the console folder ${folder} has no index.html`)
+  return files
+}
+
+/** RFC 9110 §12.5.3: gzip (or `*`) named with a weight above 0. */
+function acceptsGzip (header: string | undefined): boolean {
+  return (header ?? '').split(',').some((entry) => {
+    const [coding = '', ...params] = entry.split(';').map((part) => part.trim().toLowerCase())
+    const weight = params.find((param) => param.startsWith('q='))
+    return (coding === 'gzip' || coding === '*') && (weight === undefined || Number(weight.slice(2)) > 0)
+  })
+}
+
+/** `GET /console` and `/console/` (the page), `GET /console/<file>` for each file of `folder`, nothing else. */
+export async function consoleRoutes (app: FastifyInstance, options: { folder?: string }): Promise<void> {
+  const files = load(options.folder ?? CONSOLE_DIR)
+  const serve = (file: ConsoleFile) => async (request: FastifyRequest, reply: FastifyReply) => {
+    // the files change only with a new orchestrator and carry no version in their names (no build step): the
+    // browser keeps them but asks every time, and an unchanged file is a bodiless 304
+    reply.headers({
+      'content-type': file.type,
+      'cache-control': 'no-cache',
+      etag: file.etag,
+      vary: 'accept-encoding',
+      'content-security-policy': CONSOLE_CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer'
+    })
+    if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim() === file.etag) === true) return await reply.code(304).send()
+    if (file.gzipped !== undefined && acceptsGzip(request.headers['accept-encoding'])) {
+      return await reply.header('content-encoding', 'gzip').send(file.gzipped)
+    }
+    return await reply.send(file.body)
+  }
+  const config = { public: true }
+  for (const [name, file] of files) {
+    app.get(`/console/${name}`, { config }, serve(file))
+    if (name === 'index.html') {
+      app.get('/console', { config }, serve(file))
+      app.get('/console/', { config }, serve(file))
+    }
+  }
+}
