@@ -1,5 +1,5 @@
 // buildApp(deps): the bootstrap service's routes on common's service app; never listens.
-import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
+import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, openApiRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Metrics, Policy } from '@slipway/common'
 import type { DesignFetcher } from './clients/design.ts'
 import type { FileSources } from './clients/file-sources.ts'
@@ -39,7 +39,8 @@ export async function buildApp (deps: AppDeps) {
     contextMarkers: 'any',
     echoEndUser: true,
     metrics: deps.metrics,
-    formats: { 'design-ref': isDesignRef }
+    formats: { 'design-ref': isDesignRef },
+    openapi: { title: 'Slipway bootstrap', version: '1.0', description: 'Health, join scripts, design validation and node labels (seed 001)' }
   })
   // bodies are read as text unless a route reads JSON (validatedesign, node-labels)
   acceptAllBodiesAsText(app)
@@ -49,6 +50,7 @@ export async function buildApp (deps: AppDeps) {
   await app.register(async (api) => {
     await api.register(healthRoutes)
     await api.register(apiIndexRoutes, { service: 'bootstrap' })
+    await api.register(openApiRoutes)
     await api.register(joinScriptRoutes, { fetchDesign: deps.fetchDesign, fetchFiles: deps.fetchFiles, kubernetes: deps.kubernetes, encryptPayload: deps.encryptPayload })
     await api.register(validateDesignRoutes, { fetchDesign: deps.fetchDesign })
     await api.register(nodeLabelRoutes, { kubernetes: deps.kubernetes })

@@ -1,6 +1,6 @@
 // Wire shapes and query atoms both services share: the error bodies of seed 000 §7.1/§7.2, version names, the
 // seed's boolean spellings and verbosity, each with the wording its bad values are answered with.
-import { Type, type TUnsafe } from 'typebox'
+import { Type, type TSchema, type TUnsafe } from 'typebox'
 import type { Decode, Wording } from './fastify/input.ts'
 
 /** A pattern that matches `word` in any letter case (JSON Schema patterns have no case-insensitive flag). */
@@ -96,3 +96,11 @@ export const VersionNameSchema = decoded<VersionName>({
 
 /** A body read as text in any content type (configdocs take YAML however they are labelled), or none. */
 export const TextBodySchema = Type.Union([Type.String(), Type.Null()])
+
+/**
+ * A response of another media type than JSON (YAML documents, logs, scripts), for one status: declared per
+ * status, so that the route's error bodies stay JSON in the OpenAPI document.
+ */
+export function textAnswer<T extends TSchema> (mediaType: string, schema: T) {
+  return { description: (schema as { description?: string }).description ?? mediaType, content: { [mediaType]: { schema } } }
+}

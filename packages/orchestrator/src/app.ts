@@ -1,6 +1,6 @@
 // buildApp(deps): the orchestrator's routes on common's service app; never listens.
 import { Type } from 'typebox'
-import { VerbositySchema, acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, versionsRoutes } from '@slipway/common'
+import { VerbositySchema, acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, openApiRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Metrics, Policy } from '@slipway/common'
 import type { Configdocs } from './domain/configdocs.ts'
 import type { Actions } from './domain/actions.ts'
@@ -34,7 +34,8 @@ export async function buildApp (deps: AppDeps) {
     bodyLimitBytes: deps.bodyLimitBytes,
     authenticator: deps.authenticator,
     policy: deps.policy,
-    metrics: deps.metrics
+    metrics: deps.metrics,
+    openapi: { title: 'Slipway orchestrator', version: '1.0', description: 'Site configuration documents, actions, workflows, site statuses, logs and notes (seed 000)' }
   })
   // spec §1.3: configdocs bodies of any content type are YAML, read as text; the actions routes read JSON
   acceptAllBodiesAsText(app)
@@ -49,6 +50,7 @@ export async function buildApp (deps: AppDeps) {
   await app.register(async (api) => {
     await api.register(healthRoutes)
     await api.register(apiIndexRoutes, { service: 'orchestrator' })
+    await api.register(openApiRoutes)
     await api.register(configdocsRoutes, { configdocs: deps.configdocs })
     await api.register(actionRoutes, { actions: deps.actions })
     await api.register(workflowRoutes, { workflows: deps.workflows, siteStatuses: deps.siteStatuses, notes: deps.notes })

@@ -1,7 +1,7 @@
 // GET /v1.0/join-scripts (seed 001 §4.2, spec/bootstrap.md §6): validate, find the join IPs, fetch the design,
 // answer the script.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ApiError, BadRequestError, DownstreamError, ErrorBodySchema } from '@slipway/common'
+import { ApiError, BadRequestError, DownstreamError, ErrorBodySchema, textAnswer } from '@slipway/common'
 import { ParamError, joinParamsOf } from '../domain/join-params.ts'
 import { JoinQuerySchema, JoinScriptTextSchema } from '../schemas/join-scripts.ts'
 import { DesignError } from '../domain/documents.ts'
@@ -37,8 +37,7 @@ export const joinScriptRoutes: FastifyPluginAsyncTypebox<JoinScriptDeps> = async
     config: { policy: 'kubernetes_provisioner:get_join_scripts' },
     schema: {
       querystring: JoinQuerySchema,
-      produces: ['text/x-shellscript'],
-      response: { 200: JoinScriptTextSchema, 400: ErrorBodySchema, 500: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema }
+      response: { 200: textAnswer('text/x-shellscript', JoinScriptTextSchema), 400: ErrorBodySchema, 500: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema }
     }
   }, async (request, reply) => {
     try {

@@ -13,6 +13,7 @@ import type { Authenticator, Identity } from '../auth/identity.ts'
 import { PolicyError, type Credentials, type Policy, type Target } from '../auth/policy.ts'
 import type { Metrics } from '../metrics.ts'
 import { installValidators } from './validators.ts'
+import { installOpenApi, type OpenApiInfo } from './openapi.ts'
 import { InputError, installInputHooks, wordedValidationError, type SchemaError } from './input.ts'
 
 /** Per-request facts every handler and downstream call needs (`request.ctx`). */
@@ -75,6 +76,8 @@ export interface ServiceAppOptions {
   echoEndUser?: boolean
   /** Counts every request by route and status, and serves the registry at `GET /metrics` (no token). */
   metrics?: Metrics | undefined
+  /** The OpenAPI document generated from the route schemas (serve it with `openApiRoutes`); absent: none. */
+  openapi?: OpenApiInfo
   /** String formats route schemas may name (`format: 'design-ref'`), checked by these functions. */
   formats?: Record<string, (value: string) => boolean>
 }
@@ -173,6 +176,7 @@ export function createServiceApp (options: ServiceAppOptions) {
   // response schemas document the answers (and the contract tests hold answers to them); they never reshape one
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
   installValidators(app, options.formats)
+  if (options.openapi !== undefined) installOpenApi(app, options.openapi)
   installInputHooks(app)
 
   const routes: Array<{ pattern: RegExp, methods: Set<string> }> = []

@@ -1,7 +1,7 @@
 // Actions, steps, logs and control (seed 000 §4.6–4.11, §4.15): HTTP only — schema, policy, one domain call.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { ErrorBodySchema, readJsonBodies } from '@slipway/common'
+import { ErrorBodySchema, readJsonBodies, textAnswer } from '@slipway/common'
 import type { Actions } from '../domain/actions.ts'
 import {
   ActionDetailSchema, ActionInputSchema, ActionParamsSchema, ActionSchema, ControlParamsSchema, CreateQuerySchema, CreatedActionSchema,
@@ -50,7 +50,7 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
 
   app.get('/actions/:action_id/steps/:step_id/logs', {
     config: { policy: rule('get_action_step_logs') },
-    schema: { params: LogParamsSchema, querystring: LogQuerySchema, produces: ['text/plain'], response: { 200: LogTextSchema, 400: ErrorBodySchema, 404: ErrorBodySchema } }
+    schema: { params: LogParamsSchema, querystring: LogQuerySchema, response: { 200: textAnswer('text/plain', LogTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema } }
   }, async (request, reply) => {
     const { action_id: actionId, step_id: stepId } = request.params
     const text = await actions.log(actionId, stepId, request.query.try === undefined ? undefined : Number(request.query.try), request.ctx)

@@ -1,7 +1,7 @@
 // Configuration documents (seed 000 §4.1–4.5): HTTP only — schema, policy, one domain call, the reply's shape.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { BadRequestError, ErrorBodySchema, TextBodySchema, VERSION_NAMES, ValidationStatusBodySchema, type VersionName } from '@slipway/common'
+import { BadRequestError, ErrorBodySchema, TextBodySchema, VERSION_NAMES, ValidationStatusBodySchema, textAnswer, type VersionName } from '@slipway/common'
 import type { Configdocs } from '../domain/configdocs.ts'
 import {
   CollectionParamsSchema, CollectionStatusSchema, CommitQuerySchema, DocumentsQuerySchema, IngestQuerySchema, StatusQuerySchema, YamlTextSchema
@@ -48,7 +48,7 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
 
   app.get('/configdocs/:collection_id', {
     config: { policy: rule('get_configdocs') },
-    schema: { params: CollectionParamsSchema, querystring: DocumentsQuerySchema, produces: ['application/x-yaml'], response: { 200: YamlTextSchema, 400: ErrorBodySchema, 404: ErrorBodySchema } }
+    schema: { params: CollectionParamsSchema, querystring: DocumentsQuerySchema, response: { 200: textAnswer('application/x-yaml', YamlTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema } }
   }, async (request, reply) => {
     const cleartext = request.query['cleartext-secrets'] === true
     if (cleartext) request.ctx.authorize(rule('get_configdocs_cleartext'))
@@ -58,7 +58,7 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
 
   app.get('/renderedconfigdocs', {
     config: { policy: rule('get_renderedconfigdocs') },
-    schema: { querystring: DocumentsQuerySchema, produces: ['application/x-yaml'], response: { 200: YamlTextSchema, 400: ErrorBodySchema, 404: ErrorBodySchema } }
+    schema: { querystring: DocumentsQuerySchema, response: { 200: textAnswer('application/x-yaml', YamlTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema } }
   }, async (request, reply) => {
     const cleartext = request.query['cleartext-secrets'] === true
     if (cleartext) request.ctx.authorize(rule('get_renderedconfigdocs_cleartext'))
@@ -67,7 +67,7 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
 
   app.post('/commitconfigdocs', {
     config: { policy: rule('commit_configdocs') },
-    schema: { querystring: CommitQuerySchema, response: { 200: ValidationStatusBodySchema, 400: ValidationStatusBodySchema, 409: ErrorBodySchema } }
+    schema: { querystring: CommitQuerySchema, response: { 200: ValidationStatusBodySchema, 400: Type.Union([ValidationStatusBodySchema, ErrorBodySchema]), 409: ErrorBodySchema } }
   }, async (request, reply) => {
     const result = await configdocs.commit({ force: request.query.force === true, dryrun: request.query.dryrun === true }, request.ctx)
     return await reply.code(result.statusCode as 200 | 400).send(result.body)

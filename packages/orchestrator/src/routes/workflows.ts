@@ -1,7 +1,7 @@
 // Workflows, site statuses and notes (seed 000 §4.12–4.14, §4.16): HTTP only — schema, policy, one domain call.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { BadRequestError, ErrorBodySchema } from '@slipway/common'
+import { BadRequestError, ErrorBodySchema, textAnswer } from '@slipway/common'
 import type { Workflows } from '../domain/workflows.ts'
 import type { SiteStatuses } from '../domain/site-statuses.ts'
 import type { Notes } from '../domain/notes.ts'
@@ -57,7 +57,7 @@ export const workflowRoutes: FastifyPluginAsyncTypebox<{ workflows: Workflows, s
 
   app.get('/notedetails/:note_id', {
     config: { policy: rule('get_notedetails') },
-    schema: { params: NoteParamsSchema, querystring: VerbosityOnlySchema, produces: ['text/plain'], response: { 200: NoteTextSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 500: ErrorBodySchema } }
+    schema: { params: NoteParamsSchema, querystring: VerbosityOnlySchema, response: { 200: textAnswer('text/plain', NoteTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema, 500: ErrorBodySchema } }
   }, async (request, reply) => {
     const text = await options.notes.detailText(request.params.note_id, request.ctx)
     return await reply.type('text/plain; charset=utf-8').send(text)

@@ -7,8 +7,8 @@ import Fastify from 'fastify'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { DownstreamError, NotFoundError } from '@slipway/common'
 import { startPassThrough } from '../helpers/pass-through.ts'
-import { startTestEngine } from '../../../stub-engine/test/helpers/engine.ts'
-import { CONTRACTS_PRESENT, contractChecker } from '../../../stub-engine/test/helpers/contract.ts'
+import { startTestEngine } from '@slipway/stub-engine/testing'
+import { CONTRACTS_PRESENT, contractChecker } from '@slipway/airflow-contract/testing'
 import { createEngineClient } from '../../src/clients/engine.ts'
 
 async function listen (app: ReturnType<typeof Fastify>): Promise<string> {

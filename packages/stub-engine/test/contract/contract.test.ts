@@ -2,7 +2,7 @@
 // against the Airflow OpenAPI documents in ../shared/contracts (read at run time, never copied into the project).
 import { describe, expect, it } from 'vitest'
 import { client, startTestEngine, type Reply } from '../helpers/engine.ts'
-import { CONTRACTS_PRESENT as present, contractChecker } from '../helpers/contract.ts'
+import { CONTRACTS_PRESENT as present, contractChecker } from '@slipway/airflow-contract/testing'
 
 describe.skipIf(!present)('contract: every endpoint against airflow-v2-rest-api.yaml and airflow-simple-auth-manager.yaml', () => {
   it('answers with bodies that validate against the documented schema of each status', async () => {
