@@ -59,12 +59,16 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
       if (options.collection !== undefined) query['status.bucket'] = options.collection
       return (await http.expectOk('GET', `/revisions/${revisionId}/documents`, { ctx, query, headers: yamlHeaders })).text
     },
-    /** Rendered documents; a render failure answers the store's status and body instead of throwing. */
-    async rendered (revisionId: number, cleartext: boolean, ctx: CallContext): Promise<{ ok: true, text: string } | { ok: false, status: number, text: string }> {
+    /**
+     * Rendered documents, or only those of `schemas` (exact schemas, any of them): the store renders the whole
+     * revision either way, so a render failure is its answer too. A failure answers the store's status and body
+     * instead of throwing.
+     */
+    async rendered (revisionId: number, cleartext: boolean, ctx: CallContext, only: { schemas?: string[] } = {}): Promise<{ ok: true, text: string } | { ok: false, status: number, text: string }> {
       let response
       try {
         response = await http.request('GET', `/revisions/${revisionId}/rendered-documents`, {
-          ctx, query: { 'cleartext-secrets': String(cleartext) }, headers: yamlHeaders
+          ctx, query: { 'cleartext-secrets': String(cleartext), schema: only.schemas }, headers: yamlHeaders
         })
       } catch (error) {
         // spec §2.7 pipeline step 1: any answer ≥ 400 is the render's verdict, a 5xx included; only a store that

@@ -10,7 +10,7 @@ import type { StoreClient } from '../clients/store.ts'
 import { ACTIONS, EXCLUSIVE_DAGS, lifecycleOf } from './catalog.ts'
 import { orderedSteps, resolveStep } from './steps.ts'
 import { directReads, type EngineReads } from './engine-watch.ts'
-import { checkDeploymentConfiguration, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
+import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
 import type { NoteView, Notes } from './notes.ts'
@@ -95,7 +95,7 @@ export function createActions (deps: {
     const running = checking.get(key)
     if (running !== undefined) return await running
     const check = (async () => {
-      const render = await store.rendered(revision, false, ctx)
+      const render = await store.rendered(revision, false, ctx, { schemas: DEPLOYMENT_SCHEMAS })
       return render.ok
         ? checkDeploymentConfiguration(parseDocuments(render.text), mode, deps.deploymentVersionCommit)
         : [{ kind: 'ValidationMessage' as const, name: 'DocumentLookupError', error: true, message: `The committed documents could not be rendered (${render.status})`, level: 'Error', documents: [], diagnostic: null }]

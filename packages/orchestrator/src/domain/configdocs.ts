@@ -9,7 +9,7 @@ import type { ValidatorClient } from '../clients/validators.ts'
 import type { ApiLock } from './api-lock.ts'
 import { bufferChanges, readVersions, type VersionName } from './versions.ts'
 import { resetBuffer } from './buffer-reset.ts'
-import { checkDeploymentConfiguration, hasDeploymentVersion, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
+import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, hasDeploymentVersion, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 
 const RANK: Record<VersionName, number> = { successful_site_action: 0, last_site_action: 1, committed: 2, buffer: 3 }
 
@@ -195,7 +195,9 @@ export function createConfigdocs (deps: {
 
   async function validateRevision (revisionId: number, ctx: RequestContext): Promise<ValidationMessage[]> {
     const messages: ValidationMessage[] = []
-    const render = await store.rendered(revisionId, false, ctx)
+    // the whole revision is rendered (a render error is the first validation failure, spec §2.7 step 1), and only
+    // the documents of Shipyard's own checks come back to be parsed
+    const render = await store.rendered(revisionId, false, ctx, { schemas: DEPLOYMENT_SCHEMAS })
     if (!render.ok) {
       let entries: ValidationMessage[] = []
       try {

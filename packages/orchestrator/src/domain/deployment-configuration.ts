@@ -14,6 +14,9 @@ export function parseDocuments (text: string): Doc[] {
 
 const VERSION_SCHEMA = 'pegleg/DeploymentData/v1'
 
+/** Every schema Shipyard's own checks read: a site's other documents need not be fetched or parsed for them. */
+export const DEPLOYMENT_SCHEMAS = [CONFIG_SCHEMA, STRATEGY_SCHEMA, VERSION_SCHEMA]
+
 /** How a missing deployment-version document is reported (spec §2.5 step 5, §3.2): not at all, or at a level. */
 export type VersionSeverity = 'Skip' | 'Info' | 'Warning' | 'Error'
 export const VERSION_SEVERITIES: VersionSeverity[] = ['Skip', 'Info', 'Warning', 'Error']
