@@ -10,6 +10,7 @@ import type { Notes } from './domain/notes.ts'
 import { configdocsRoutes } from './routes/configdocs.ts'
 import { actionRoutes } from './routes/actions.ts'
 import { workflowRoutes } from './routes/workflows.ts'
+import { consoleRoutes } from './routes/console.ts'
 
 export interface AppDeps {
   authenticator: Authenticator
@@ -47,6 +48,7 @@ export async function buildApp (deps: AppDeps) {
     route.schema = { ...route.schema, querystring: query === undefined ? Type.Object(verbosity) : { ...query, properties: { ...verbosity, ...query.properties } } }
   })
   await app.register(versionsRoutes)
+  await app.register(consoleRoutes)
   await app.register(async (api) => {
     await api.register(healthRoutes)
     await api.register(apiIndexRoutes, { service: 'orchestrator' })
