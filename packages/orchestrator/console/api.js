@@ -84,7 +84,19 @@ async function call (method, path, signal) {
   if (response.ok) return response
   const error = await errorOf(response, method, path)
   if (response.status === 401) onUnauthenticated(error)
+  if (response.status === 403 && error.rules.length > 1) error.rules = await refusedRule(path, token, error.rules, signal)
   throw error
+}
+
+/** Of a cleartext read's two rules, the one that refused: the same read without cleartext tells them apart. */
+async function refusedRule (path, token, rules, signal) {
+  try {
+    const plain = await fetch(`${API}${path.replace('cleartext-secrets=true', 'cleartext-secrets=false')}`, { headers: { 'X-Auth-Token': token }, signal, cache: 'no-store', credentials: 'omit' })
+    await plain.body?.cancel()
+    if (plain.ok) return [rules[1]]
+    if (plain.status === 403) return [rules[0]]
+  } catch { /* no answer: both stay named */ }
+  return rules
 }
 
 export const api = {

@@ -102,8 +102,9 @@ export function setBadge (el, state) {
 }
 
 /**
- * Runs `task` now and then every `intervalMs` after each run ends, while `wanted()` holds and the tab is visible;
- * a tab that becomes visible again runs it at once. Stops for good when `signal` aborts.
+ * Runs `task` now and then every `intervalMs` (a number, or a function asked each time) after each run ends, while
+ * `wanted()` holds and the tab is visible; a tab that becomes visible again runs it at once. Stops for good when
+ * `signal` aborts.
  */
 export function poll (task, { intervalMs, signal, wanted = () => true }) {
   let timer
@@ -119,7 +120,7 @@ export function poll (task, { intervalMs, signal, wanted = () => true }) {
   }
   const schedule = () => {
     if (signal.aborted || timer !== undefined || !wanted() || document.visibilityState !== 'visible') return
-    timer = setTimeout(run, intervalMs)
+    timer = setTimeout(run, typeof intervalMs === 'function' ? intervalMs() : intervalMs)
   }
   const onVisible = () => { if (document.visibilityState === 'visible' && wanted()) run() }
   document.addEventListener('visibilitychange', onVisible)

@@ -1,0 +1,248 @@
+// The operator's console (issue 20) in headless Chromium against the whole stack, as `npm start` runs it: sign in,
+// watch a running deploy_site reach Complete without a reload, read a step's log per try, pause and unpause a
+// running action and see a refusal's message, diff a collection, see the site's nodes, sign out. Prints where the
+// screenshots are, the bytes the action view costs and the time from sign-in to the first action list.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { browserPage, chromiumPresent } from './helpers/browser.ts'
+import { runningStack } from './helpers/running-stack.ts'
+
+const SITE = resolve(import.meta.dirname, '../../../examples/site')
+const ADMIN = 'console-admin-token'
+const present = chromiumPresent('console browser tests')
+
+/** The page's own globals as the tests read them inside page.evaluate (this package's types have no DOM). */
+interface PageGlobals {
+  location: { hash: string }
+  sessionStorage: { length: number, setItem: (key: string, value: string) => void }
+  performance: { measure: (name: string, start: string, end: string) => { duration: number }, getEntriesByName: (name: string) => Array<{ startTime: number }> }
+  document: { documentElement: { scrollWidth: number } }
+  getComputedStyle: (element: unknown) => { fontFamily: string }
+  PerformanceObserver: new (callback: (list: { getEntries: () => Array<{ value: number, hadRecentInput: boolean }> }) => void) => { observe: (options: { type: string }) => void }
+  shifts: number
+  stayed?: boolean
+}
+
+describe.skipIf(!present)('the operator\'s console in Chromium', () => {
+  // the admin may read documents but not their secrets in cleartext: a 403 to see worded
+  const policyDir = present ? mkdtempSync(join(tmpdir(), 'slipway-console-policy-')) : ''
+  if (present) writeFileSync(join(policyDir, 'policy.yaml'), '"workflow_orchestrator:get_configdocs_cleartext": "!"\n')
+  afterAll(() => { if (policyDir !== '') rmSync(policyDir, { recursive: true, force: true }) })
+  const running = runningStack({
+    name: 'console',
+    adminToken: ADMIN,
+    callTimeoutMs: 20_000,
+    env: {
+      // steps of a few hundred milliseconds: a deploy runs for seconds, long enough to watch; its first Armada
+      // step fails once (two tries to read), and test_site's last step runs until it is stopped
+      engine: { ENGINE_TASK_MS: '300', ENGINE_RETRY_DELAY_MS: '200', ENGINE_FAIL_TASKS: 'deploy_site/armada_build.armada_post_apply=1', ENGINE_HANG_TASKS: 'test_site/armada_test_releases' },
+      orchestrator: { POLICY_FILE: join(policyDir, 'policy.yaml'), TAG_POLL_INTERVAL_MS: '200' }
+    }
+  })
+  const browser = browserPage({ name: 'console' })
+  const { call } = running
+  const page = (): Page => browser.page
+  const consoleUrl = (): string => `${running.stack.urls.orchestrator}/console/`
+  const lifecycle = async (): Promise<string> => (await page().locator('dl.summary .badge').first().textContent()) ?? ''
+  let deployId = ''
+
+  async function create (name: string): Promise<string> {
+    const created = await call('POST', '/actions', { json: { name } })
+    expect(created.status, created.text).toBe(201)
+    return String(created.json().id)
+  }
+
+  /** Moves the page to a view as a link would: a new hash, never a reload. */
+  async function go (hash: string): Promise<void> {
+    await page().evaluate((to) => { (globalThis as unknown as PageGlobals).location.hash = to }, hash)
+  }
+
+  async function confirmWith (button: string, how: 'click' | 'keyboard' = 'click'): Promise<void> {
+    await page().click(`button[data-verb="${button}"]`)
+    await page().locator('#confirm[open]').waitFor()
+    if (how === 'click') await page().click('#confirm-ok')
+    else await page().keyboard.press('Tab').then(async () => { await page().keyboard.press('Enter') })
+    await page().locator('#confirm[open]').waitFor({ state: 'detached' }).catch(() => {})
+    await expect.poll(async () => await page().locator('#confirm').getAttribute('open')).toBe(null)
+  }
+
+  it('stages and commits the example site, then stages a change to one collection', async () => {
+    expect((await call('POST', '/configdocs/global', { body: readFileSync(join(SITE, 'global.yaml'), 'utf8'), type: 'application/x-yaml' })).status).toBe(201)
+    expect((await call('POST', '/configdocs/site?buffermode=append', { body: readFileSync(join(SITE, 'site.yaml'), 'utf8'), type: 'application/x-yaml' })).status).toBe(201)
+    expect((await call('POST', '/commitconfigdocs')).status).toBe(200)
+    const changed = readFileSync(join(SITE, 'site.yaml'), 'utf8').replace('10.0.0.53', '10.0.0.54')
+    expect((await call('POST', '/configdocs/site', { body: changed, type: 'application/x-yaml' })).status).toBe(201)
+  })
+
+  it('serves the page with its CSP and asks for a token first; a token the orchestrator refuses is said so', async () => {
+    const response = await page().goto(consoleUrl())
+    expect(response?.headers()['content-security-policy']).toMatch(/^default-src 'self'/)
+    await page().locator('#sign-in').waitFor()
+    await browser.screenshot('sign-in')
+    await page().fill('#token', 'not-a-token')
+    await page().press('#token', 'Enter')
+    await expect.poll(async () => await page().textContent('#sign-in-error')).toMatch(/did not accept the token/)
+    expect(await page().evaluate(() => (globalThis as unknown as PageGlobals).sessionStorage.length)).toBe(0)
+  })
+
+  it('signs in with the admin token and lists the actions', async () => {
+    await page().fill('#token', ADMIN)
+    await page().click('#sign-in button[type=submit]')
+    await page().locator('#view h1', { hasText: 'Actions' }).waitFor()
+    await page().locator('p.empty:not([hidden])').waitFor()
+    expect(page().url()).not.toContain(ADMIN)
+  })
+
+  it('shows a running deploy_site move to Complete by itself, without a reload and without layout shifts', async () => {
+    deployId = await create('deploy_site')
+    await go(`#/actions/${deployId}`)
+    await expect.poll(lifecycle).toMatch(/^(Pending|Processing)$/)
+    await page().locator('table.steps tbody tr[data-step]').nth(16).waitFor()
+    await page().evaluate(() => {
+      const w = globalThis as unknown as PageGlobals
+      w.shifts = 0
+      w.stayed = true
+      new w.PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (!entry.hadRecentInput) w.shifts += entry.value
+      }).observe({ type: 'layout-shift' })
+    })
+    let navigations = 0
+    page().on('framenavigated', () => { navigations++ })
+    await expect.poll(lifecycle, { timeout: 60_000, interval: 250 }).toBe('Complete')
+    expect(await page().evaluate(() => (globalThis as unknown as PageGlobals).stayed)).toBe(true)
+    expect(navigations).toBe(0)
+    expect(await page().evaluate(() => (globalThis as unknown as PageGlobals).shifts)).toBeLessThan(0.01)
+    const states = await page().locator('table.steps tr[data-step] .badge').allTextContents()
+    expect(states).toHaveLength(17)
+    expect(states.every((s) => s === 'success')).toBe(true)
+    expect(await page().locator('table.steps tr.group-head').count()).toBe(4)
+    await expect.poll(async () => await page().locator('table.steps tr[data-step] td.num').allTextContents()).not.toContain('')
+    await browser.screenshot('action')
+  })
+
+  it('opens a step\'s log at its latest try, and an earlier try', async () => {
+    await page().locator('button.step-open[data-step="armada_build.armada_post_apply"]').focus()
+    await page().keyboard.press('Enter')
+    await expect.poll(async () => await page().textContent('#log-title')).toBe('Log of armada_build.armada_post_apply')
+    await expect.poll(async () => await page().textContent('pre.log')).toMatch(/Marking task as SUCCESS/)
+    expect(await page().locator('button.try[aria-pressed="true"]').textContent()).toBe('Try 2 (latest)')
+    await page().click('button.try[data-try="1"]')
+    await expect.poll(async () => await page().textContent('pre.log')).toMatch(/Traceback \(most recent call last\)/)
+    expect(await page().locator('pre.log').evaluate((el) => (globalThis as unknown as PageGlobals).getComputedStyle(el).fontFamily)).toMatch(/mono/i)
+    await browser.screenshot('step-log', true)
+  })
+
+  it('pauses and unpauses a running action with a confirmation, and shows the 409\'s message when refused', async () => {
+    const testId = await create('test_site')
+    await go(`#/actions/${testId}`)
+    await expect.poll(lifecycle, { timeout: 30_000 }).toBe('Processing')
+    // Escape (or Cancel) sends nothing
+    await page().click('button[data-verb="stop"]')
+    await page().locator('#confirm[open]').waitFor()
+    await page().keyboard.press('Escape')
+    await confirmWith('pause')
+    await expect.poll(lifecycle).toBe('Paused')
+    await expect.poll(async () => await page().textContent('#view p.status')).toBe('Pause accepted.')
+    await confirmWith('unpause', 'keyboard')
+    await expect.poll(lifecycle).toBe('Processing')
+    await confirmWith('unpause')
+    await expect.poll(async () => await page().textContent('#view p.status')).toBe('Unable to unpause action: The action is not paused')
+    expect(await page().getAttribute('#view p.status', 'class')).toContain('error')
+    await browser.screenshot('action-409')
+    await confirmWith('stop')
+    await expect.poll(lifecycle).toBe('Failed')
+    await expect.poll(async () => await page().locator('table.audit tbody td:first-child').allTextContents()).toEqual(['invoke', 'pause', 'unpause', 'stop'])
+    expect(await page().locator('button[data-verb="pause"]').isDisabled()).toBe(true)
+  })
+
+  it('lists the actions newest first, and filters them by lifecycle', async () => {
+    await go('#/actions')
+    await expect.poll(async () => await page().locator('table.actions tbody tr a').allTextContents()).toEqual(['test_site', 'deploy_site'])
+    expect(await page().locator('table.actions tbody .count').allTextContents()).toEqual(['4 of 4', '17 of 17'])
+    const when = page().locator('table.actions tbody time').first()
+    expect(await when.getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/)
+    await browser.screenshot('actions')
+    await page().selectOption('#lifecycle-filter', 'Failed')
+    await expect.poll(async () => await page().locator('table.actions tbody tr a').allTextContents()).toEqual(['test_site'])
+    expect(page().url()).toMatch(/#\/actions\?lifecycle=Failed$/)
+  })
+
+  it('shows a collection\'s diff, buffer against committed, the rendered documents, and which permission cleartext needs', async () => {
+    await go('#/documents')
+    await expect.poll(async () => await page().locator('table.collections tbody th').allTextContents()).toEqual(['global', 'site'])
+    expect(await page().locator('table.collections tbody tr').nth(1).textContent()).toMatch(/modified/)
+    await page().click('button.diff-open[data-collection="site"]')
+    await expect.poll(async () => await page().textContent('#diff-title')).toBe('Diff of site: committed → buffer')
+    await expect.poll(async () => await page().locator('.diff .line.del .text').allTextContents()).toEqual(["-    - '10.0.0.53'"])
+    expect(await page().locator('.diff .line.add .text').allTextContents()).toEqual(["+    - '10.0.0.54'"])
+    expect(await page().locator('.diff .hunk').allTextContents()).toEqual(['@@ -15,7 +15,7 @@'])
+    await page().click('text=List the rendered documents')
+    await expect.poll(async () => await page().locator('.rendered details').count()).toBeGreaterThan(20)
+    expect(await page().locator('.rendered summary', { hasText: 'CertificateKey/v1 kubelet-n0' }).first().textContent()).toMatch(/encrypted/)
+    await browser.screenshot('documents', true)
+    await page().check('#cleartext')
+    await expect.poll(async () => await page().textContent('section p.status')).toBe('Forbidden: your token lacks the permission workflow_orchestrator:get_configdocs_cleartext.')
+  })
+
+  it('shows each node\'s provisioning status and power state', async () => {
+    await go('#/site')
+    await expect.poll(async () => await page().locator('table.nodes tbody th').allTextContents()).toEqual(['n0', 'n1', 'n2', 'n3'])
+    expect(await page().locator('table.nodes tbody .badge').allTextContents()).toEqual(['Deployed', 'on', 'Deployed', 'on', 'Deployed', 'on', 'Deployed', 'on'])
+    await browser.screenshot('site')
+  })
+
+  it('fits a narrow window', async () => {
+    await page().setViewportSize({ width: 390, height: 844 })
+    await go(`#/actions/${deployId}`)
+    await page().locator('table.steps tbody tr[data-step]').nth(16).waitFor()
+    expect(await page().evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await browser.screenshot('action-narrow', true)
+    await page().setViewportSize({ width: 1280, height: 800 })
+  })
+
+  it('signs out, keeping the token out of every URL, and measures sign-in to the first action list', async () => {
+    await page().click('#sign-out')
+    await page().locator('#sign-in').waitFor()
+    expect(await page().evaluate(() => (globalThis as unknown as PageGlobals).sessionStorage.length)).toBe(0)
+    expect(await page().locator('#view').isHidden()).toBe(true)
+    await go('#/site')
+    await page().locator('#sign-in').waitFor()
+    await go('#/actions')
+    await page().fill('#token', ADMIN)
+    await page().click('#sign-in button[type=submit]')
+    await page().locator('table.actions tbody tr').nth(1).waitFor()
+    const ms = await page().evaluate(() => (globalThis as unknown as PageGlobals).performance.measure('sign-in to list', 'console:sign-in', 'console:actions-rendered').duration)
+    console.log(`console: sign-in to the first rendered action list (2 actions) ${ms.toFixed(0)} ms`)
+    expect(browser.sent.length).toBeGreaterThan(50)
+    expect(browser.sent.filter((s) => s.url.includes(ADMIN))).toEqual([])
+    expect(browser.sent.filter((s) => s.url.includes('/api/')).every((s) => s.headers['x-auth-token'] === ADMIN || s.headers['x-auth-token'] === 'not-a-token')).toBe(true)
+    expect(browser.errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([])
+  })
+
+  it('measures the bytes of the action view, and a cold page\'s time to its first action list, from an empty cache', async () => {
+    const cold = await browser.freshPage()
+    await cold.page.addInitScript((token) => { (globalThis as unknown as PageGlobals).sessionStorage.setItem('slipway.console.token', token) }, ADMIN)
+    await cold.page.goto(`${consoleUrl()}#/actions`)
+    await cold.page.locator('table.actions tbody tr').nth(1).waitFor()
+    const listMs = await cold.page.evaluate(() => (globalThis as unknown as PageGlobals).performance.getEntriesByName('console:actions-rendered')[0]?.startTime ?? -1)
+    console.log(`console: a cold page (empty cache, token in the session) renders the action list ${listMs.toFixed(0)} ms after navigation starts`)
+    await cold.page.context().close()
+
+    const { page: fresh, sent } = await browser.freshPage()
+    await fresh.addInitScript((token) => { (globalThis as unknown as PageGlobals).sessionStorage.setItem('slipway.console.token', token) }, ADMIN)
+    await fresh.goto(`${consoleUrl()}#/actions/${deployId}`, { waitUntil: 'networkidle' })
+    await fresh.locator('table.steps tbody tr[data-step]').nth(16).waitFor()
+    await fresh.waitForLoadState('networkidle')
+    const files = sent.filter((s) => s.url.includes('/console/'))
+    const api = sent.filter((s) => s.url.includes('/api/'))
+    const total = (list: typeof sent) => list.reduce((sum, s) => sum + s.bytes, 0)
+    console.log(`console: the action view transferred ${total(sent)} bytes — page and modules ${total(files)} in ${files.length} files, API ${total(api)} in ${api.length} calls`)
+    expect(files.length).toBeGreaterThanOrEqual(10)
+    expect(api.length).toBe(1 + 17)
+    expect(files.every((s) => s.headers['x-auth-token'] === undefined)).toBe(true)
+    await fresh.context().close()
+  })
+})
