@@ -1,4 +1,4 @@
-// @slipway/stub-engine: the Airflow 3 stand-in and the Airflow wire schemas the orchestrator's engine client shares.
+// @slipway/stub-engine: the Airflow 3 stand-in (its wire schemas are @slipway/airflow-contract's).
 export { buildApp, type AppDeps, type AuthSettings } from './app.ts'
 export { ConfigSchema, loadConfig, type Config } from './config.ts'
 export { createDeps } from './deps.ts'
@@ -6,5 +6,4 @@ export { startEngine, type RunningEngine } from './start.ts'
 export type { SideEffects, SiteNode, NodeState } from './domain/operators.ts'
 export { FIXED_NODE_LABELS } from './domain/operators.ts'
 export { siteWorkflows, type DagDef, type TaskDef } from './domain/workflows.ts'
-export * from './schemas/airflow.ts'
 export { StubConfSchema, type StubConf } from './schemas/stub.ts'

@@ -1861,21 +1861,21 @@ export interface components {
              * Run Backwards
              * @default false
              */
-            run_backwards: boolean;
+            run_backwards?: boolean;
             /**
              * Dag Run Conf
              * @default {}
              */
-            dag_run_conf: {
+            dag_run_conf?: {
                 [key: string]: unknown;
             };
             /** @default none */
-            reprocess_behavior: components["schemas"]["ReprocessBehavior"];
+            reprocess_behavior?: components["schemas"]["ReprocessBehavior"];
             /**
              * Max Active Runs
              * @default 10
              */
-            max_active_runs: number;
+            max_active_runs?: number;
         };
         /**
          * BackfillResponse
@@ -1954,13 +1954,13 @@ export interface components {
              * @description A list of unique id/key representing successful operations.
              * @default []
              */
-            success: string[];
+            success?: string[];
             /**
              * Errors
              * @description A list of errors encountered during the operation, each containing details about the issue.
              * @default []
              */
-            errors: {
+            errors?: {
                 [key: string]: unknown;
             }[];
         };
@@ -1998,7 +1998,7 @@ export interface components {
              */
             entities: components["schemas"]["BulkTaskInstanceBody"][];
             /** @default fail */
-            action_on_existence: components["schemas"]["BulkActionOnExistence"];
+            action_on_existence?: components["schemas"]["BulkActionOnExistence"];
         };
         /** BulkCreateAction[ConnectionBody] */
         BulkCreateAction_ConnectionBody_: {
@@ -2014,7 +2014,7 @@ export interface components {
              */
             entities: components["schemas"]["ConnectionBody"][];
             /** @default fail */
-            action_on_existence: components["schemas"]["BulkActionOnExistence"];
+            action_on_existence?: components["schemas"]["BulkActionOnExistence"];
         };
         /** BulkCreateAction[PoolBody] */
         BulkCreateAction_PoolBody_: {
@@ -2030,7 +2030,7 @@ export interface components {
              */
             entities: components["schemas"]["PoolBody"][];
             /** @default fail */
-            action_on_existence: components["schemas"]["BulkActionOnExistence"];
+            action_on_existence?: components["schemas"]["BulkActionOnExistence"];
         };
         /** BulkCreateAction[VariableBody] */
         BulkCreateAction_VariableBody_: {
@@ -2046,7 +2046,7 @@ export interface components {
              */
             entities: components["schemas"]["VariableBody"][];
             /** @default fail */
-            action_on_existence: components["schemas"]["BulkActionOnExistence"];
+            action_on_existence?: components["schemas"]["BulkActionOnExistence"];
         };
         /** BulkDeleteAction[BulkTaskInstanceBody] */
         BulkDeleteAction_BulkTaskInstanceBody_: {
@@ -2062,7 +2062,7 @@ export interface components {
              */
             entities: (string | components["schemas"]["BulkTaskInstanceBody"])[];
             /** @default fail */
-            action_on_non_existence: components["schemas"]["BulkActionNotOnExistence"];
+            action_on_non_existence?: components["schemas"]["BulkActionNotOnExistence"];
         };
         /** BulkDeleteAction[ConnectionBody] */
         BulkDeleteAction_ConnectionBody_: {
@@ -2078,7 +2078,7 @@ export interface components {
              */
             entities: (string | components["schemas"]["BulkTaskInstanceBody"])[];
             /** @default fail */
-            action_on_non_existence: components["schemas"]["BulkActionNotOnExistence"];
+            action_on_non_existence?: components["schemas"]["BulkActionNotOnExistence"];
         };
         /** BulkDeleteAction[PoolBody] */
         BulkDeleteAction_PoolBody_: {
@@ -2094,7 +2094,7 @@ export interface components {
              */
             entities: (string | components["schemas"]["BulkTaskInstanceBody"])[];
             /** @default fail */
-            action_on_non_existence: components["schemas"]["BulkActionNotOnExistence"];
+            action_on_non_existence?: components["schemas"]["BulkActionNotOnExistence"];
         };
         /** BulkDeleteAction[VariableBody] */
         BulkDeleteAction_VariableBody_: {
@@ -2110,7 +2110,7 @@ export interface components {
              */
             entities: (string | components["schemas"]["BulkTaskInstanceBody"])[];
             /** @default fail */
-            action_on_non_existence: components["schemas"]["BulkActionNotOnExistence"];
+            action_on_non_existence?: components["schemas"]["BulkActionNotOnExistence"];
         };
         /**
          * BulkResponse
@@ -2140,22 +2140,22 @@ export interface components {
              * Include Upstream
              * @default false
              */
-            include_upstream: boolean;
+            include_upstream?: boolean;
             /**
              * Include Downstream
              * @default false
              */
-            include_downstream: boolean;
+            include_downstream?: boolean;
             /**
              * Include Future
              * @default false
              */
-            include_future: boolean;
+            include_future?: boolean;
             /**
              * Include Past
              * @default false
              */
-            include_past: boolean;
+            include_past?: boolean;
             /** Task Id */
             task_id: string;
             /** Map Index */
@@ -2175,7 +2175,7 @@ export interface components {
              */
             entities: components["schemas"]["BulkTaskInstanceBody"][];
             /** @default fail */
-            action_on_non_existence: components["schemas"]["BulkActionNotOnExistence"];
+            action_on_non_existence?: components["schemas"]["BulkActionNotOnExistence"];
         };
         /** BulkUpdateAction[ConnectionBody] */
         BulkUpdateAction_ConnectionBody_: {
@@ -2191,7 +2191,7 @@ export interface components {
              */
             entities: components["schemas"]["ConnectionBody"][];
             /** @default fail */
-            action_on_non_existence: components["schemas"]["BulkActionNotOnExistence"];
+            action_on_non_existence?: components["schemas"]["BulkActionNotOnExistence"];
         };
         /** BulkUpdateAction[PoolBody] */
         BulkUpdateAction_PoolBody_: {
@@ -2207,7 +2207,7 @@ export interface components {
              */
             entities: components["schemas"]["PoolBody"][];
             /** @default fail */
-            action_on_non_existence: components["schemas"]["BulkActionNotOnExistence"];
+            action_on_non_existence?: components["schemas"]["BulkActionNotOnExistence"];
         };
         /** BulkUpdateAction[VariableBody] */
         BulkUpdateAction_VariableBody_: {
@@ -2223,7 +2223,7 @@ export interface components {
              */
             entities: components["schemas"]["VariableBody"][];
             /** @default fail */
-            action_on_non_existence: components["schemas"]["BulkActionNotOnExistence"];
+            action_on_non_existence?: components["schemas"]["BulkActionNotOnExistence"];
         };
         /**
          * ClearTaskInstancesBody
@@ -2234,7 +2234,7 @@ export interface components {
              * Dry Run
              * @default true
              */
-            dry_run: boolean;
+            dry_run?: boolean;
             /** Start Date */
             start_date?: string | null;
             /** End Date */
@@ -2243,17 +2243,17 @@ export interface components {
              * Only Failed
              * @default true
              */
-            only_failed: boolean;
+            only_failed?: boolean;
             /**
              * Only Running
              * @default false
              */
-            only_running: boolean;
+            only_running?: boolean;
             /**
              * Reset Dag Runs
              * @default true
              */
-            reset_dag_runs: boolean;
+            reset_dag_runs?: boolean;
             /** Task Ids */
             task_ids?: (string | [
                 string,
@@ -2265,28 +2265,28 @@ export interface components {
              * Include Upstream
              * @default false
              */
-            include_upstream: boolean;
+            include_upstream?: boolean;
             /**
              * Include Downstream
              * @default false
              */
-            include_downstream: boolean;
+            include_downstream?: boolean;
             /**
              * Include Future
              * @default false
              */
-            include_future: boolean;
+            include_future?: boolean;
             /**
              * Include Past
              * @default false
              */
-            include_past: boolean;
+            include_past?: boolean;
             /**
              * Run On Latest Version
              * @description (Experimental) Run on the latest bundle version of the dag after clearing the task instances.
              * @default false
              */
-            run_on_latest_version: boolean;
+            run_on_latest_version?: boolean;
         };
         /**
          * Config
@@ -2589,18 +2589,18 @@ export interface components {
              * Dry Run
              * @default true
              */
-            dry_run: boolean;
+            dry_run?: boolean;
             /**
              * Only Failed
              * @default false
              */
-            only_failed: boolean;
+            only_failed?: boolean;
             /**
              * Run On Latest Version
              * @description (Experimental) Run on the latest bundle version of the Dag after clearing the Dag Run.
              * @default false
              */
-            run_on_latest_version: boolean;
+            run_on_latest_version?: boolean;
         };
         /**
          * DAGRunCollectionResponse
@@ -2686,12 +2686,12 @@ export interface components {
              * Page Offset
              * @default 0
              */
-            page_offset: number;
+            page_offset?: number;
             /**
              * Page Limit
              * @default 100
              */
-            page_limit: number;
+            page_limit?: number;
             /** Dag Ids */
             dag_ids?: string[] | null;
             /** States */
@@ -3040,7 +3040,7 @@ export interface components {
              * @default nav
              * @enum {string}
              */
-            destination: "nav" | "dag" | "dag_run" | "task" | "task_instance";
+            destination?: "nav" | "dag" | "dag_run" | "task" | "task_instance";
         } & {
             [key: string]: unknown;
         };
@@ -3100,7 +3100,7 @@ export interface components {
              * Multiple
              * @default false
              */
-            multiple: boolean;
+            multiple?: boolean;
             /** Params */
             params?: {
                 [key: string]: unknown;
@@ -3121,7 +3121,7 @@ export interface components {
              * Response Received
              * @default false
              */
-            response_received: boolean;
+            response_received?: boolean;
         };
         /**
          * HITLDetailCollection
@@ -3267,22 +3267,22 @@ export interface components {
              * Include Upstream
              * @default false
              */
-            include_upstream: boolean;
+            include_upstream?: boolean;
             /**
              * Include Downstream
              * @default false
              */
-            include_downstream: boolean;
+            include_downstream?: boolean;
             /**
              * Include Future
              * @default false
              */
-            include_future: boolean;
+            include_future?: boolean;
             /**
              * Include Past
              * @default false
              */
-            include_past: boolean;
+            include_past?: boolean;
         };
         /**
          * PluginCollectionResponse
@@ -3369,7 +3369,7 @@ export interface components {
              * Include Deferred
              * @default false
              */
-            include_deferred: boolean;
+            include_deferred?: boolean;
         };
         /**
          * PoolCollectionResponse
@@ -3492,7 +3492,7 @@ export interface components {
              * @default nav
              * @enum {string}
              */
-            destination: "nav" | "dag" | "dag_run" | "task" | "task_instance" | "dashboard";
+            destination?: "nav" | "dag" | "dag_run" | "task" | "task_instance" | "dashboard";
         } & {
             [key: string]: unknown;
         };
@@ -3799,12 +3799,12 @@ export interface components {
              * Page Offset
              * @default 0
              */
-            page_offset: number;
+            page_offset?: number;
             /**
              * Page Limit
              * @default 100
              */
-            page_limit: number;
+            page_limit?: number;
             /** Order By */
             order_by?: string | null;
         };
@@ -3912,7 +3912,7 @@ export interface components {
              * Type
              * @default TimeDelta
              */
-            __type: string;
+            __type?: string;
             /** Days */
             days: number;
             /** Seconds */
@@ -4060,7 +4060,7 @@ export interface components {
              * Map Index
              * @default -1
              */
-            map_index: number;
+            map_index?: number;
         };
         /**
          * XComResponse
@@ -4158,7 +4158,7 @@ export interface components {
              * Map Index
              * @default -1
              */
-            map_index: number;
+            map_index?: number;
         };
     };
     responses: never;

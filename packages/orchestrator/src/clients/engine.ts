@@ -2,11 +2,10 @@
 // before its exp and renewed on 401; Airflow's 404/409/422 `detail` bodies mapped to our errors.
 import type { Dispatcher } from 'undici'
 import { ConflictError, createHttpClient, DownstreamError, NotFoundError, type CallContext, type Metrics } from '@slipway/common'
-import type { DAGResponse, DAGRunResponse, TaskInstanceResponse } from '@slipway/stub-engine'
 import { logText } from './engine-logs.ts'
+import type { EngineDag, EngineRun, EngineTask } from './engine-views.ts'
 
-export type EngineRun = DAGRunResponse
-export type EngineTask = TaskInstanceResponse
+export type { EngineDag, EngineRun, EngineTask } from './engine-views.ts'
 
 export interface EngineOptions { baseUrl: string, username: string, password: string, timeoutMs: number, dispatcher?: Dispatcher, now?: () => number, metrics?: Pick<Metrics, 'outbound'> }
 
@@ -142,8 +141,8 @@ export function createEngineClient (options: EngineOptions) {
   const runPath = (dagId: string, runId: string): string => `/api/v2/dags/${enc(dagId)}/dagRuns/${enc(runId)}`
 
   return {
-    async dag (dagId: string, ctx?: CallContext): Promise<DAGResponse> {
-      return (await call<DAGResponse>('GET', `/api/v2/dags/${enc(dagId)}`, undefined, ctx)).value
+    async dag (dagId: string, ctx?: CallContext): Promise<EngineDag> {
+      return (await call<EngineDag>('GET', `/api/v2/dags/${enc(dagId)}`, undefined, ctx)).value
     },
     async setPaused (dagId: string, paused: boolean, ctx?: CallContext): Promise<void> {
       await call('PATCH', `/api/v2/dags/${enc(dagId)}`, { is_paused: paused }, ctx)
@@ -206,9 +205,9 @@ export function createEngineClient (options: EngineOptions) {
       return tasks
     },
     /** Every DAG with its pause flag, paged. */
-    async dags (ctx?: CallContext): Promise<DAGResponse[]> {
+    async dags (ctx?: CallContext): Promise<EngineDag[]> {
       return await allPages(async (offset) => {
-        const page = (await call<{ dags: DAGResponse[], total_entries: number }>('GET', `/api/v2/dags?limit=${PAGE_LIMIT}&offset=${offset}&order_by=dag_id`, undefined, ctx)).value
+        const page = (await call<{ dags: EngineDag[], total_entries: number }>('GET', `/api/v2/dags?limit=${PAGE_LIMIT}&offset=${offset}&order_by=dag_id`, undefined, ctx)).value
         return { items: page.dags, total: page.total_entries }
       })
     },

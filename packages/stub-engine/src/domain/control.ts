@@ -4,7 +4,7 @@ import { Value } from 'typebox/value'
 import {
   FINISHED_RUN_STATES, type ClearTaskInstancesBody, type DAGResponse, type DAGRunPatchBody, type DAGRunResponse,
   type PatchTaskInstanceBody, type TaskInstanceResponse, type TriggerDAGRunPostBody
-} from '../schemas/airflow.ts'
+} from '@slipway/airflow-contract'
 import { StubConfSchema } from '../schemas/stub.ts'
 import { tiNotFound, type EngineState } from './engine-state.ts'
 import type { EngineOptions } from './engine.ts'

@@ -1,5 +1,5 @@
 // Engine errors named by condition; the HTTP layer renders them as Airflow's `detail` bodies (spec/engine.md §6).
-import type { ValidationError } from '../schemas/airflow.ts'
+import type { ValidationError } from '@slipway/airflow-contract'
 
 /** Base: `detail` is a string or, for the unique-constraint case, an object. */
 export class EngineError extends Error {

@@ -1,6 +1,6 @@
 // Running one try of a task instance: launching its operator, ending the try with its outcome and log lines,
 // stopping it, and the state changes (set_state, end of a try) that the scheduler and the control operations share.
-import type { TaskInstanceState } from '../schemas/airflow.ts'
+import type { TaskInstanceState } from '@slipway/airflow-contract'
 import type { EngineState } from './engine-state.ts'
 import type { EngineOptions } from './engine.ts'
 import { planTask } from './injection.ts'

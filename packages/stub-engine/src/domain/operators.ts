@@ -2,7 +2,7 @@
 // would have on the site (node states, node labels, design validation, revision tags) when a target is configured.
 import type { CallContext } from '@slipway/common'
 import type { StubConf } from '../schemas/stub.ts'
-import type { TaskInstanceState } from '../schemas/airflow.ts'
+import type { TaskInstanceState } from '@slipway/airflow-contract'
 import type { TaskAddress } from './injection.ts'
 import type { TaskKind } from './workflows.ts'
 

@@ -3,7 +3,7 @@
 import type {
   DAGResponse, DAGRunResponse, DagRunState, StructuredLogMessage, TaskInstanceHistoryResponse, TaskInstanceResponse,
   TaskInstanceState
-} from '../schemas/airflow.ts'
+} from '@slipway/airflow-contract'
 import { tiNotFound, type EngineState } from './engine-state.ts'
 import type { EngineOptions } from './engine.ts'
 import { BadRequest, NotFound } from './errors.ts'

@@ -2,7 +2,7 @@
 import type {
   DagRunState, DagRunTriggeredBy, DagRunType, DagVersionResponse, DAGResponse, DAGRunResponse, TaskInstanceHistoryResponse,
   TaskInstanceResponse, TaskInstanceState, TriggerResponse
-} from '../schemas/airflow.ts'
+} from '@slipway/airflow-contract'
 import type { DagDef } from './workflows.ts'
 
 export interface LogLine {

@@ -1,5 +1,5 @@
 // The scheduler's pure decisions: trigger rules (spec/engine.md §8.5) and a run's outcome from its leaves (§8.4).
-import { FINISHED_TASK_STATES, type TaskInstanceState } from '../schemas/airflow.ts'
+import { FINISHED_TASK_STATES, type TaskInstanceState } from '@slipway/airflow-contract'
 import type { TriggerRule } from './workflows.ts'
 
 export type Readiness = 'wait' | 'run' | 'upstream_failed' | 'skipped'

@@ -1,7 +1,7 @@
 // The scheduler loop: each tick starts queued runs, moves their task instances through their states
 // (spec/engine.md §8.4, §8.5), launches the queued tries and finishes the runs whose instances all ended.
 import { hostname as osHostname } from 'node:os'
-import { FINISHED_RUN_STATES } from '../schemas/airflow.ts'
+import { FINISHED_RUN_STATES } from '@slipway/airflow-contract'
 import type { EngineState } from './engine-state.ts'
 import type { EngineOptions } from './engine.ts'
 import { setState, type Executor } from './executor.ts'

@@ -3,7 +3,7 @@
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { Unprocessable } from '../domain/errors.ts'
-import type { ValidationError } from '../schemas/airflow.ts'
+import type { ValidationError } from '@slipway/airflow-contract'
 
 /** A body that was not JSON (any other content type): kept raw so that the route can refuse it. */
 export class RawBody {

@@ -4,7 +4,7 @@ import { BadRequest, Forbidden, Unauthenticated, UnsupportedMediaType } from '..
 import { signJwt } from '../domain/tokens.ts'
 import { findUser } from '../domain/users.ts'
 import { checkBody, RawBody } from '../http/validate.ts'
-import { LoginBodySchema, type LoginBody } from '../schemas/airflow.ts'
+import { LoginBodySchema, type LoginBody } from '@slipway/airflow-contract'
 import type { AuthSettings } from '../http/auth.ts'
 
 export const authRoutes: FastifyPluginAsync<{ auth: AuthSettings }> = async (app, { auth }) => {

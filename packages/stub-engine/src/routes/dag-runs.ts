@@ -6,7 +6,7 @@ import { checkBody, queryReader } from '../http/validate.ts'
 import {
   DAG_RUN_STATES, DAG_RUN_TYPES, DAGRunClearBodySchema, DAGRunPatchBodySchema, DAGRunsBatchBodySchema, TriggerDAGRunPostBodySchema,
   type DAGRunClearBody, type DAGRunCollectionResponse, type DAGRunPatchBody, type DAGRunsBatchBody, type TriggerDAGRunPostBody
-} from '../schemas/airflow.ts'
+} from '@slipway/airflow-contract'
 
 type Query = Record<string, string | string[] | undefined>
 type DagParams = { dag_id: string }

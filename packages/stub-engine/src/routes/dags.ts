@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import type { Engine } from '../domain/engine.ts'
 import { BadRequest } from '../domain/errors.ts'
 import { checkBody, queryReader } from '../http/validate.ts'
-import { DAGPatchBodySchema, type DAGCollectionResponse, type DAGPatchBody } from '../schemas/airflow.ts'
+import { DAGPatchBodySchema, type DAGCollectionResponse, type DAGPatchBody } from '@slipway/airflow-contract'
 
 type Query = Record<string, string | string[] | undefined>
 type DagParams = { dag_id: string }

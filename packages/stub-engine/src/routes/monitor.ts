@@ -1,7 +1,7 @@
 // GET /api/v2/monitor/health and /api/v2/version: open, no token (spec/engine.md §8.1).
 import type { FastifyPluginAsync } from 'fastify'
 import type { Engine } from '../domain/engine.ts'
-import type { HealthInfoResponse, VersionInfo } from '../schemas/airflow.ts'
+import type { HealthInfoResponse, VersionInfo } from '@slipway/airflow-contract'
 
 export const STUB_VERSION = '3.1.0-stub'
 

@@ -8,7 +8,7 @@ import {
   ClearTaskInstancesBodySchema, PatchTaskInstanceBodySchema, TASK_INSTANCE_STATES, TaskInstancesBatchBodySchema,
   type ClearTaskInstancesBody, type PatchTaskInstanceBody, type TaskInstanceCollectionResponse,
   type TaskInstanceHistoryCollectionResponse, type TaskInstancesBatchBody, type TaskInstancesLogResponse
-} from '../schemas/airflow.ts'
+} from '@slipway/airflow-contract'
 import { requireTilde } from './dag-runs.ts'
 
 type Query = Record<string, string | string[] | undefined>

@@ -3,7 +3,7 @@ import { onTestFinished, expect } from 'vitest'
 import { loadConfig } from '../config.ts'
 import { startEngine } from '../start.ts'
 import type { SideEffects } from '../domain/operators.ts'
-import type { DAGRunResponse, TaskInstanceResponse } from '../schemas/airflow.ts'
+import type { DAGRunResponse, TaskInstanceResponse } from '@slipway/airflow-contract'
 
 export const TEST_SECRET = 'test-secret-for-stub-engine'
 

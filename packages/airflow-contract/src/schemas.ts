@@ -1,5 +1,6 @@
-// Airflow 3 REST API v2 wire shapes used by Slipway (spec/engine.md §3–§4), written from the facts of the
-// contract (field names, types, enums, strictness). Shared by stub-engine and the orchestrator's engine client.
+// Airflow 3 REST API v2 wire shapes as runtime schemas (spec/engine.md §3–§4), written from the facts of the
+// contract (field names, types, enums, strictness): what the engine stand-in validates and serves. Each is held to
+// the generated type of the same name (test/assignable.test.ts).
 import { Type, type Static, type TSchema } from 'typebox'
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
