@@ -48,6 +48,7 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
   const consoleUrl = (): string => `${running.stack.urls.orchestrator}/console/`
   const lifecycle = async (): Promise<string> => (await page().locator('dl.summary .badge').first().textContent()) ?? ''
   let deployId = ''
+  let refusedId = ''
 
   async function create (name: string): Promise<string> {
     const created = await call('POST', '/actions', { json: { name } })
@@ -70,6 +71,10 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
   }
 
   it('stages and commits the example site, then stages a change to one collection', async () => {
+    // before anything is committed a deploy is refused by a pre-run validation, and kept with it (seed 000 §3.2)
+    const refused = await call('POST', '/actions', { json: { name: 'deploy_site' } })
+    expect(refused.status).toBe(409)
+    refusedId = String(refused.json().id)
     expect((await call('POST', '/configdocs/global', { body: readFileSync(join(SITE, 'global.yaml'), 'utf8'), type: 'application/x-yaml' })).status).toBe(201)
     expect((await call('POST', '/configdocs/site?buffermode=append', { body: readFileSync(join(SITE, 'site.yaml'), 'utf8'), type: 'application/x-yaml' })).status).toBe(201)
     expect((await call('POST', '/commitconfigdocs')).status).toBe(200)
@@ -92,7 +97,7 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     await page().fill('#token', ADMIN)
     await page().click('#sign-in button[type=submit]')
     await page().locator('#view h1', { hasText: 'Actions' }).waitFor()
-    await page().locator('p.empty:not([hidden])').waitFor()
+    await expect.poll(async () => await page().locator('table.actions tbody tr a').allTextContents()).toEqual(['deploy_site'])
     expect(page().url()).not.toContain(ADMIN)
   })
 
@@ -158,15 +163,24 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     expect(await page().locator('button[data-verb="pause"]').isDisabled()).toBe(true)
   })
 
+  it('shows the validations of a refused action, each opening its detail', async () => {
+    await go(`#/actions/${refusedId}`)
+    await expect.poll(lifecycle).toBe('Failed')
+    const validation = page().locator('.validations details').first()
+    await validation.locator('summary').click()
+    await expect.poll(async () => await validation.locator('dl.drill dt').allTextContents()).toContain('validation_name')
+    expect(await validation.locator('dl.drill').textContent()).toContain(refusedId)
+  })
+
   it('lists the actions newest first, and filters them by lifecycle', async () => {
     await go('#/actions')
-    await expect.poll(async () => await page().locator('table.actions tbody tr a').allTextContents()).toEqual(['test_site', 'deploy_site'])
-    expect(await page().locator('table.actions tbody .count').allTextContents()).toEqual(['4 of 4', '17 of 17'])
+    await expect.poll(async () => await page().locator('table.actions tbody tr a').allTextContents()).toEqual(['test_site', 'deploy_site', 'deploy_site'])
+    expect(await page().locator('table.actions tbody .count').allTextContents()).toEqual(['4 of 4', '17 of 17', '0 of 0'])
     const when = page().locator('table.actions tbody time').first()
     expect(await when.getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/)
     await browser.screenshot('actions')
     await page().selectOption('#lifecycle-filter', 'Failed')
-    await expect.poll(async () => await page().locator('table.actions tbody tr a').allTextContents()).toEqual(['test_site'])
+    await expect.poll(async () => await page().locator('table.actions tbody tr a').allTextContents()).toEqual(['test_site', 'deploy_site'])
     expect(page().url()).toMatch(/#\/actions\?lifecycle=Failed$/)
   })
 
@@ -213,9 +227,9 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     await go('#/actions')
     await page().fill('#token', ADMIN)
     await page().click('#sign-in button[type=submit]')
-    await page().locator('table.actions tbody tr').nth(1).waitFor()
+    await page().locator('table.actions tbody tr').nth(2).waitFor()
     const ms = await page().evaluate(() => (globalThis as unknown as PageGlobals).performance.measure('sign-in to list', 'console:sign-in', 'console:actions-rendered').duration)
-    console.log(`console: sign-in to the first rendered action list (2 actions) ${ms.toFixed(0)} ms`)
+    console.log(`console: sign-in to the first rendered action list (3 actions) ${ms.toFixed(0)} ms`)
     expect(browser.sent.length).toBeGreaterThan(50)
     expect(browser.sent.filter((s) => s.url.includes(ADMIN))).toEqual([])
     expect(browser.sent.filter((s) => s.url.includes('/api/')).every((s) => s.headers['x-auth-token'] === ADMIN || s.headers['x-auth-token'] === 'not-a-token')).toBe(true)
@@ -226,7 +240,7 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     const cold = await browser.freshPage()
     await cold.page.addInitScript((token) => { (globalThis as unknown as PageGlobals).sessionStorage.setItem('slipway.console.token', token) }, ADMIN)
     await cold.page.goto(`${consoleUrl()}#/actions`)
-    await cold.page.locator('table.actions tbody tr').nth(1).waitFor()
+    await cold.page.locator('table.actions tbody tr').nth(2).waitFor()
     const listMs = await cold.page.evaluate(() => (globalThis as unknown as PageGlobals).performance.getEntriesByName('console:actions-rendered')[0]?.startTime ?? -1)
     console.log(`console: a cold page (empty cache, token in the session) renders the action list ${listMs.toFixed(0)} ms after navigation starts`)
     await cold.page.context().close()
