@@ -1,14 +1,39 @@
-// Lint rules for the whole workspace: neostandard (no semicolons, single quotes) with TypeScript.
+// Lint rules for the whole workspace: neostandard (no semicolons, single quotes) with TypeScript, and the import
+// boundaries of STYLE.md and DESIGN.md.
 import neostandard from 'neostandard'
+
+// a test reaches another package's test helpers through that package's exports (a `testing` subpath), never by path
+const OTHER_PACKAGES_TESTS = { regex: '^(\\.\\./){2,}[^./][^/]*/test/', message: 'Import another package\'s test helpers from its package exports (e.g. @slipway/stub-engine/testing), not its test/ folder.' }
+// the services' production code never runs against a stand-in's code
+const STAND_INS = { group: ['@slipway/stub-*', '@slipway/stub-*/**'], message: 'Services never import the stand-ins; share contracts through @slipway/airflow-contract or @slipway/common.' }
+// the domain layer is framework-free: no HTTP framework, HTTP library or HTTP client (STYLE.md); clients/ call out
+const HTTP = {
+  paths: [
+    'fastify', 'undici',
+    { name: '@slipway/common', importNames: ['createHttpClient', 'HttpClient', 'HttpClientOptions'], message: 'The domain calls no one: take a client from clients/ as a dependency.' }
+  ],
+  patterns: [{ group: ['fastify/*', '@fastify/*', 'undici/*'], message: 'The domain is framework-free.' }]
+}
+/** One no-restricted-imports setting per file group (a later setting replaces an earlier one for the same file). */
+const restrict = ({ paths = [], patterns = [] }) => ({ 'no-restricted-imports': ['error', { paths, patterns: [...patterns, OTHER_PACKAGES_TESTS] }] })
 
 export default [
   ...neostandard({ ts: true, ignores: ['node_modules/**', 'data/**', '**/coverage/**'] }),
   {
-    // the domain layer is framework-free (STYLE.md)
+    files: ['**/*.ts'],
+    rules: restrict({})
+  },
+  {
     files: ['packages/*/src/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: ['fastify', 'undici'] }]
-    }
+    rules: restrict(HTTP)
+  },
+  {
+    files: ['packages/orchestrator/src/**/*.ts', 'packages/bootstrap/src/**/*.ts'],
+    rules: restrict({ patterns: [STAND_INS] })
+  },
+  {
+    files: ['packages/orchestrator/src/domain/**/*.ts', 'packages/bootstrap/src/domain/**/*.ts'],
+    rules: restrict({ paths: HTTP.paths, patterns: [...HTTP.patterns, STAND_INS] })
   },
   {
     // the operator's console is plain ES modules run by browsers (packages/orchestrator/console)
@@ -18,8 +43,6 @@ export default [
   {
     // common is shared by every service and may import none of them
     files: ['packages/common/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['@slipway/orchestrator', '@slipway/bootstrap', '@slipway/stub-*'] }]
-    }
+    rules: restrict({ patterns: [{ group: ['@slipway/orchestrator', '@slipway/bootstrap', '@slipway/stub-*'], message: 'common imports no service.' }] })
   }
 ]

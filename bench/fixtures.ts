@@ -14,6 +14,7 @@ import { createApiLock } from '../packages/orchestrator/src/domain/api-lock.ts'
 import { createConfigdocs } from '../packages/orchestrator/src/domain/configdocs.ts'
 import { createActions } from '../packages/orchestrator/src/domain/actions.ts'
 import { createNotes } from '../packages/orchestrator/src/domain/notes.ts'
+import { createNoteFetcher } from '../packages/orchestrator/src/clients/note-source.ts'
 import { createWorkflows } from '../packages/orchestrator/src/domain/workflows.ts'
 import { createSiteStatuses } from '../packages/orchestrator/src/domain/site-statuses.ts'
 import { createEngineWatch } from '../packages/orchestrator/src/domain/engine-watch.ts'
@@ -107,7 +108,7 @@ export async function startOrchestrator (airflow: FakeAirflow, watch?: { interva
   const engine = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 30_000 })
   const engineWatch = watch === undefined ? undefined : createEngineWatch({ engine, ...watch })
   const configdocs = createConfigdocs({ store, validators: createValidatorClient({ targets: [], timeoutMs: 1000 }), lock: createApiLock({ repos, leaseS: 60 }) })
-  const notes = createNotes({ repos, timeoutMs: 1000, maxBytes: 1000 })
+  const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 1000, maxBytes: 1000 }) })
   const app = await buildApp({
     authenticator: testAuthenticator(),
     policy: createPolicy(POLICY_DEFAULTS),

@@ -16,6 +16,7 @@ import { createApiLock } from '../packages/orchestrator/src/domain/api-lock.ts'
 import { createConfigdocs } from '../packages/orchestrator/src/domain/configdocs.ts'
 import { createActions } from '../packages/orchestrator/src/domain/actions.ts'
 import { createNotes } from '../packages/orchestrator/src/domain/notes.ts'
+import { createNoteFetcher } from '../packages/orchestrator/src/clients/note-source.ts'
 import { createWorkflows } from '../packages/orchestrator/src/domain/workflows.ts'
 import { createSiteStatuses } from '../packages/orchestrator/src/domain/site-statuses.ts'
 import { POLICY_DEFAULTS } from '../packages/orchestrator/src/policy.ts'
@@ -27,7 +28,7 @@ async function round (n: number, yaml: string): Promise<{ stage: number, commit:
   const storeClient = createStoreClient({ baseUrl: store.url, timeoutMs: 120_000 })
   const engine = createEngineClient({ baseUrl: 'http://127.0.0.1:1', username: '', password: '', timeoutMs: 1000 })
   const configdocs = createConfigdocs({ store: storeClient, validators: createValidatorClient({ targets: [], timeoutMs: 1000 }), lock: createApiLock({ repos, leaseS: 600 }) })
-  const notes = createNotes({ repos, timeoutMs: 1000, maxBytes: 1000 })
+  const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 1000, maxBytes: 1000 }) })
   const app = await buildApp({
     authenticator: testAuthenticator(),
     policy: createPolicy(POLICY_DEFAULTS),

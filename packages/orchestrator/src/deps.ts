@@ -12,6 +12,7 @@ import { createActions } from './domain/actions.ts'
 import { createNotes } from './domain/notes.ts'
 import { createWorkflows } from './domain/workflows.ts'
 import { createSiteStatuses } from './domain/site-statuses.ts'
+import { createNoteFetcher } from './clients/note-source.ts'
 import { createEngineWatch, type EngineWatch } from './domain/engine-watch.ts'
 import { POLICY_DEFAULTS } from './policy.ts'
 
@@ -25,7 +26,7 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
   const provisioner = createProvisionerClient({ baseUrl: config.PROVISIONER_URL, timeoutMs: config.PROVISIONER_TIMEOUT_MS, serviceAuth, metrics })
   const lock = createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: options.log, metrics })
   const configdocs = createConfigdocs({ store, validators, lock, deploymentVersion: { create: config.DEPLOYMENT_VERSION_CREATE, commit: config.DEPLOYMENT_VERSION_COMMIT } })
-  const notes = createNotes({ repos, timeoutMs: config.NOTES_TIMEOUT_MS, maxBytes: config.NOTES_MAX_BYTES, serviceAuth, log: options.log })
+  const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: config.NOTES_TIMEOUT_MS, maxBytes: config.NOTES_MAX_BYTES, serviceAuth }), log: options.log })
   const watch = config.ENGINE_WATCH_INTERVAL_MS === 0 ? undefined : watchWithMetrics(engine, config, metrics, options.log)
   const actions = createActions({
     repos, engine, store, notes, designRef: configdocs.designRef, deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT, reads: watch?.reads, startLeaseS: config.ACTION_LOCK_LEASE_S, metrics

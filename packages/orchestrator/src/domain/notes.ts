@@ -1,6 +1,7 @@
 // Notes (spec/orchestrator.md §6): stored in the database, listed by verbosity, their details fetched from
-// the note's URL with a timeout and a size cap.
-import { InternalError, NotFoundError, createHttpClient, newUlid, type RequestContext, type ServiceTokenSource } from '@slipway/common'
+// the note's URL by the note fetcher (a timeout and a size cap).
+import { InternalError, NotFoundError, newUlid, type RequestContext } from '@slipway/common'
+import type { NoteFetcher } from '../clients/note-source.ts'
 import type { NoteRecord, Repositories } from '../db/repositories.ts'
 import { zonedTimestamp } from './format.ts'
 
@@ -19,7 +20,7 @@ export function noteView (note: NoteRecord) {
 
 export type NoteView = ReturnType<typeof noteView>
 
-export function createNotes (deps: { repos: Repositories, timeoutMs: number, maxBytes: number, serviceAuth?: ServiceTokenSource, log?: (error: unknown) => void }) {
+export function createNotes (deps: { repos: Repositories, fetchUrl: NoteFetcher, log?: (error: unknown) => void }) {
   const { repos } = deps
 
   /** Creation failures are logged and never fail the request (§6.1). */
@@ -67,26 +68,9 @@ export function createNotes (deps: { repos: Repositories, timeoutMs: number, max
       }
       const unreachable = (): InternalError => new InternalError('Unable to retrieve URL information for note',
         `Note ${noteId} has additional information, but it cannot be accessed by Shipyard at this time`, { retry: false })
-      let url: URL
       try {
-        url = new URL(note.link_url)
+        return await deps.fetchUrl(note.link_url, note.is_auth_link, ctx)
       } catch {
-        throw unreachable()
-      }
-      const http = createHttpClient({
-        component: 'note source',
-        baseUrl: url.origin,
-        timeoutMs: deps.timeoutMs,
-        maxResponseBytes: deps.maxBytes,
-        // the service's own token, and only when the note says so; the caller's is never forwarded
-        serviceAuth: note.is_auth_link ? deps.serviceAuth : undefined
-      })
-      try {
-        const response = await http.request('GET', url.pathname + url.search, { ctx, headers: { accept: '*/*' } })
-        if (response.statusCode >= 400) throw unreachable()
-        return response.text
-      } catch (error) {
-        if (error instanceof InternalError) throw error
         throw unreachable()
       }
     }

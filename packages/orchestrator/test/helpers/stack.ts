@@ -22,6 +22,7 @@ import { createConfigdocs } from '../../src/domain/configdocs.ts'
 import type { VersionSeverity } from '../../src/domain/deployment-configuration.ts'
 import { createActions } from '../../src/domain/actions.ts'
 import { createNotes } from '../../src/domain/notes.ts'
+import { createNoteFetcher } from '../../src/clients/note-source.ts'
 import { createWorkflows } from '../../src/domain/workflows.ts'
 import { createEngineWatch } from '../../src/domain/engine-watch.ts'
 import { createSiteStatuses } from '../../src/domain/site-statuses.ts'
@@ -100,7 +101,7 @@ export async function buildTestStack (options: TestStackOptions = {}) {
     const storeClient = createStoreClient({ baseUrl: urls.store, timeoutMs: options.timeoutMs ?? 2000 })
     const lock = createApiLock({ repos, leaseS: options.leaseS ?? 60 })
     const configdocs = createConfigdocs({ store: storeClient, validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? 1000 }), lock, deploymentVersion: options.deploymentVersion })
-    const notes = createNotes({ repos, timeoutMs: 500, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') })
+    const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 500, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') }) })
     const actions = createActions({ repos, engine: engineClient, store: storeClient, notes, designRef: configdocs.designRef, deploymentVersionCommit: options.deploymentVersion?.commit, reads: watch?.reads })
     const app = await buildApp({
       authenticator: testAuthenticator(),
