@@ -3,6 +3,7 @@ FROM node:24-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/common/package.json packages/common/
+COPY packages/airflow-contract/package.json packages/airflow-contract/
 COPY packages/orchestrator/package.json packages/orchestrator/
 COPY packages/bootstrap/package.json packages/bootstrap/
 COPY packages/stub-store/package.json packages/stub-store/
