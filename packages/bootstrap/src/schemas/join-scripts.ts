@@ -22,10 +22,18 @@ export function isDesignRef (value: string): boolean {
 const TRUE_SPELLINGS = ['', 'true', 'True', 't', 'yes', 'y', '1', 'on']
 const FALSE_SPELLINGS = ['false', 'False', 'f', 'no', 'n', '0', 'off']
 
+const LeaveKubectlSchema = Type.Unsafe<boolean>({
+  type: 'string',
+  pattern: oneOfPattern([...TRUE_SPELLINGS, ...FALSE_SPELLINGS]),
+  description: 'Keep kubectl and the admin credentials (true True t yes y 1 on, bare; false False f no n 0 off)',
+  'x-decode': { trueValues: TRUE_SPELLINGS, caseless: false },
+  'x-invalid': { message: 'The "leave_kubectl" parameter is invalid: \'{value}\' is not a boolean.', reason: 'Invalid parameter', errorType: 'HTTPInvalidParam', listParameter: true } satisfies Wording
+})
+
 const Labels = (description: string) => Type.Optional(Type.Array(Type.String(), { description }))
 
 /**
- * The query, checked in upstream's order as far as a schema orders it: every required parameter is looked for
+ * The query, checked in upstream's order: leave_kubectl, then every required parameter is looked for
  * (design_ref, ip, hostname) before any format (design_ref, ip, external_ip, hostname, domain); each label's
  * syntax is a rule of the domain (it words the problem it finds).
  */
@@ -39,13 +47,10 @@ export const JoinQuerySchema = Type.Object({
   'dynamic.labels': Labels('The seed\'s spelling of labels.dynamic (both are taken, labels.dynamic first)'),
   'labels.static': Labels('One key=value label per repetition, set by the kubelet at registration'),
   'static.labels': Labels('The seed\'s spelling of labels.static'),
-  leave_kubectl: Type.Optional(Type.Unsafe<boolean>({
-    type: 'string',
-    pattern: oneOfPattern([...TRUE_SPELLINGS, ...FALSE_SPELLINGS]),
-    description: 'Keep kubectl and the admin credentials (true True t yes y 1 on, bare; false False f no n 0 off)',
-    'x-decode': { trueValues: TRUE_SPELLINGS, caseless: false },
-    'x-invalid': { message: 'The "leave_kubectl" parameter is invalid: \'{value}\' is not a boolean.', reason: 'Invalid parameter', errorType: 'HTTPInvalidParam', listParameter: true } satisfies Wording
-  }))
+  leave_kubectl: Type.Optional(LeaveKubectlSchema)
+}, {
+  // spec §6.1: leave_kubectl is read first upstream; `allOf` is checked before `required` and the properties
+  allOf: [{ properties: { leave_kubectl: LeaveKubectlSchema } }]
 })
 export type JoinQuery = Static<typeof JoinQuerySchema>
 
