@@ -24,6 +24,7 @@ export function banner (options: { stack: Stack, dataDir: string, startedMs: num
     `  engine        ${urls.engine}/api/v2     (Airflow 3 stand-in, API base)`,
     `  site          ${urls.site}/api/v1.0   (Drydock + Kubernetes stand-in, API base)`,
     '',
+    `  console       ${urls.orchestrator}/console/   (sign in with the admin token)`,
     `  admin token   ${adminToken}`,
     `  try: curl -H 'X-Auth-Token: ${adminToken}' ${urls.orchestrator}/api/v1.0/configdocs`,
     '',

@@ -59,6 +59,8 @@ describe('banner', () => {
     expect(text).toContain(`Slipway is up in 5 ms on Node ${process.version} (data in /d; the orchestrator's database: PostgreSQL at db.example:5433/slip)`)
     expect(text).not.toContain('hunter2')
     expect(banner({ stack, dataDir: '/d', startedMs: 5 })).toContain('(data in /d)\n')
+    // the operator's console, where a person signs in with the printed token
+    expect(banner({ stack, dataDir: '/d', startedMs: 5 })).toContain(`${stack.urls.orchestrator}/console/`)
   })
 })
 
