@@ -70,7 +70,10 @@ export async function startFakeAirflow (count: number, running = 0) {
   })
   // the ~ lists with updated_at_gte: what changed since then (the query's limit clamped to 100, as Airflow does)
   const since = (query: unknown): string => String((query as { updated_at_gte?: string }).updated_at_gte ?? '')
-  const bounds = (query: unknown) => ({ offset: Number((query as { offset?: string }).offset ?? 0), limit: Math.min(100, Number((query as { limit?: string }).limit ?? 50)) })
+  const bounds = (query: unknown) => ({
+    offset: Number((query as { offset?: string }).offset ?? 0),
+    limit: Math.min(100, Number((query as { limit?: string }).limit ?? 50))
+  })
   airflow.get('/api/v2/dags/~/dagRuns', async (request) => {
     const changed = ids.map(run).filter((r) => r.updated_at >= since(request.query))
     const { offset, limit } = bounds(request.query)
@@ -92,7 +95,14 @@ export async function startFakeAirflow (count: number, running = 0) {
     return { task_instances: p.items, total_entries: p.total }
   })
   await airflow.listen({ host: '127.0.0.1', port: 0 })
-  return { url: address(airflow.server), ids, stepsPerRun: STEP_ORDER.deploy_site!.length, stamp, calls: () => calls, close: async () => { await airflow.close() } }
+  return {
+    url: address(airflow.server),
+    ids,
+    stepsPerRun: STEP_ORDER.deploy_site!.length,
+    stamp,
+    calls: () => calls,
+    close: async () => { await airflow.close() }
+  }
 }
 
 export type FakeAirflow = Awaited<ReturnType<typeof startFakeAirflow>>
@@ -107,7 +117,11 @@ export async function startOrchestrator (airflow: FakeAirflow, watch?: { interva
   const store = createStoreClient({ baseUrl: 'http://127.0.0.1:1/api/v1.0', timeoutMs: 1000 })
   const engine = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 30_000 })
   const engineWatch = watch === undefined ? undefined : createEngineWatch({ engine, ...watch })
-  const configdocs = createConfigdocs({ store, validators: createValidatorClient({ targets: [], timeoutMs: 1000 }), lock: createApiLock({ repos, leaseS: 60 }) })
+  const configdocs = createConfigdocs({
+    store,
+    validators: createValidatorClient({ targets: [], timeoutMs: 1000 }),
+    lock: createApiLock({ repos, leaseS: 60 })
+  })
   const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 1000, maxBytes: 1000 }) })
   const app = await buildApp({
     authenticator: testAuthenticator(),

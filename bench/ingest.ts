@@ -27,7 +27,11 @@ async function round (n: number, yaml: string): Promise<{ stage: number, commit:
   const repos = openSqlite(':memory:')
   const storeClient = createStoreClient({ baseUrl: store.url, timeoutMs: 120_000 })
   const engine = createEngineClient({ baseUrl: 'http://127.0.0.1:1', username: '', password: '', timeoutMs: 1000 })
-  const configdocs = createConfigdocs({ store: storeClient, validators: createValidatorClient({ targets: [], timeoutMs: 1000 }), lock: createApiLock({ repos, leaseS: 600 }) })
+  const configdocs = createConfigdocs({
+    store: storeClient,
+    validators: createValidatorClient({ targets: [], timeoutMs: 1000 }),
+    lock: createApiLock({ repos, leaseS: 600 })
+  })
   const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 1000, maxBytes: 1000 }) })
   const app = await buildApp({
     authenticator: testAuthenticator(),

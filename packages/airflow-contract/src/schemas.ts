@@ -67,7 +67,10 @@ export const HealthInfoResponseSchema = Type.Object({
   metadatabase: Type.Object({ status: nullable(Type.String()) }),
   scheduler: Type.Object({ status: nullable(Type.String()), latest_scheduler_heartbeat: nullable(Type.String()) }),
   triggerer: Type.Object({ status: nullable(Type.String()), latest_triggerer_heartbeat: nullable(Type.String()) }),
-  dag_processor: Type.Optional(nullable(Type.Object({ status: nullable(Type.String()), latest_dag_processor_heartbeat: nullable(Type.String()) })))
+  dag_processor: Type.Optional(nullable(Type.Object({
+    status: nullable(Type.String()),
+    latest_dag_processor_heartbeat: nullable(Type.String())
+  })))
 })
 export type HealthInfoResponse = Static<typeof HealthInfoResponseSchema>
 
@@ -261,7 +264,10 @@ export const TaskInstanceResponseSchema = Type.Object({
   triggerer_job: nullable(JobResponseSchema)
 })
 export type TaskInstanceResponse = Static<typeof TaskInstanceResponseSchema>
-export const TaskInstanceCollectionResponseSchema = Type.Object({ task_instances: Type.Array(TaskInstanceResponseSchema), total_entries: Type.Integer() })
+export const TaskInstanceCollectionResponseSchema = Type.Object({
+  task_instances: Type.Array(TaskInstanceResponseSchema),
+  total_entries: Type.Integer()
+})
 export type TaskInstanceCollectionResponse = Static<typeof TaskInstanceCollectionResponseSchema>
 
 export const TaskInstanceHistoryResponseSchema = Type.Object(tryFields)

@@ -51,7 +51,12 @@ export async function buildApp (deps: AppDeps) {
     await api.register(healthRoutes)
     await api.register(apiIndexRoutes, { service: 'bootstrap' })
     await api.register(openApiRoutes)
-    await api.register(joinScriptRoutes, { fetchDesign: deps.fetchDesign, fetchFiles: deps.fetchFiles, kubernetes: deps.kubernetes, encryptPayload: deps.encryptPayload })
+    await api.register(joinScriptRoutes, {
+      fetchDesign: deps.fetchDesign,
+      fetchFiles: deps.fetchFiles,
+      kubernetes: deps.kubernetes,
+      encryptPayload: deps.encryptPayload
+    })
     await api.register(validateDesignRoutes, { fetchDesign: deps.fetchDesign })
     await api.register(nodeLabelRoutes, { kubernetes: deps.kubernetes })
   }, { prefix: '/api/v1.0' })

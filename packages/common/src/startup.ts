@@ -23,7 +23,11 @@ export function startupProblems (error: unknown): string[] | undefined {
  * Runs a service's start-up. A failure the operator can fix prints `<service>: <problem>` per problem on stderr
  * and exits 2; any other failure is thrown on (Node prints it and exits 1).
  */
-export async function runService (service: string, start: () => Promise<unknown>, exit: (code: number) => void = (code) => process.exit(code)): Promise<void> {
+export async function runService (
+  service: string,
+  start: () => Promise<unknown>,
+  exit: (code: number) => void = (code) => process.exit(code)
+): Promise<void> {
   try {
     await start()
   } catch (error) {

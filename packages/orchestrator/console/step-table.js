@@ -104,7 +104,8 @@ export function stepTable ({ actionId, dagId, onOpen, signal }) {
       const state = groupState(group.steps.map((id) => steps.find((s) => s.id === id) ?? { state: null }))
       const span = groupSpans[i]
       const seconds = span.start !== null && span.end !== null ? (span.end - span.start) / 1000 : undefined
-      show(group.cells, state, span.start === null ? null : new Date(span.start).toISOString(), seconds, span, bars[steps.length + i], nowMs)
+      const started = span.start === null ? null : new Date(span.start).toISOString()
+      show(group.cells, state, started, seconds, span, bars[steps.length + i], nowMs)
     })
   }
 

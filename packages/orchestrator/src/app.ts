@@ -45,7 +45,10 @@ export async function buildApp (deps: AppDeps) {
     const query = route.schema?.querystring as { properties?: Record<string, unknown> } | undefined
     if (query?.properties?.verbosity !== undefined) return
     const verbosity = { verbosity: Type.Optional(VerbositySchema) }
-    route.schema = { ...route.schema, querystring: query === undefined ? Type.Object(verbosity) : { ...query, properties: { ...verbosity, ...query.properties } } }
+    route.schema = {
+      ...route.schema,
+      querystring: query === undefined ? Type.Object(verbosity) : { ...query, properties: { ...verbosity, ...query.properties } }
+    }
   })
   await app.register(versionsRoutes)
   await app.register(consoleRoutes)

@@ -21,15 +21,48 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
   const metrics = config.METRICS_ENABLED ? createMetrics('orchestrator') : undefined
   const repos = await openDatabase(config)
   const store = createStoreClient({ baseUrl: config.STORE_URL, timeoutMs: config.STORE_TIMEOUT_MS, serviceAuth, metrics })
-  const validators = createValidatorClient({ targets: parseValidators(config.VALIDATORS), timeoutMs: config.VALIDATOR_TIMEOUT_MS, serviceAuth, metrics })
-  const engine = createEngineClient({ baseUrl: config.ENGINE_URL, username: config.ENGINE_USERNAME, password: config.ENGINE_PASSWORD, timeoutMs: config.ENGINE_TIMEOUT_MS, metrics })
-  const provisioner = createProvisionerClient({ baseUrl: config.PROVISIONER_URL, timeoutMs: config.PROVISIONER_TIMEOUT_MS, serviceAuth, metrics })
+  const validators = createValidatorClient({
+    targets: parseValidators(config.VALIDATORS),
+    timeoutMs: config.VALIDATOR_TIMEOUT_MS,
+    serviceAuth,
+    metrics
+  })
+  const engine = createEngineClient({
+    baseUrl: config.ENGINE_URL,
+    username: config.ENGINE_USERNAME,
+    password: config.ENGINE_PASSWORD,
+    timeoutMs: config.ENGINE_TIMEOUT_MS,
+    metrics
+  })
+  const provisioner = createProvisionerClient({
+    baseUrl: config.PROVISIONER_URL,
+    timeoutMs: config.PROVISIONER_TIMEOUT_MS,
+    serviceAuth,
+    metrics
+  })
   const lock = createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: options.log, metrics })
-  const configdocs = createConfigdocs({ store, validators, lock, deploymentVersion: { create: config.DEPLOYMENT_VERSION_CREATE, commit: config.DEPLOYMENT_VERSION_COMMIT } })
-  const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: config.NOTES_TIMEOUT_MS, maxBytes: config.NOTES_MAX_BYTES, serviceAuth }), log: options.log })
+  const configdocs = createConfigdocs({
+    store,
+    validators,
+    lock,
+    deploymentVersion: { create: config.DEPLOYMENT_VERSION_CREATE, commit: config.DEPLOYMENT_VERSION_COMMIT }
+  })
+  const notes = createNotes({
+    repos,
+    fetchUrl: createNoteFetcher({ timeoutMs: config.NOTES_TIMEOUT_MS, maxBytes: config.NOTES_MAX_BYTES, serviceAuth }),
+    log: options.log
+  })
   const watch = config.ENGINE_WATCH_INTERVAL_MS === 0 ? undefined : watchWithMetrics(engine, config, metrics, options.log)
   const actions = createActions({
-    repos, engine, store, notes, designRef: configdocs.designRef, deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT, reads: watch?.reads, startLeaseS: config.ACTION_LOCK_LEASE_S, metrics
+    repos,
+    engine,
+    store,
+    notes,
+    designRef: configdocs.designRef,
+    deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT,
+    reads: watch?.reads,
+    startLeaseS: config.ACTION_LOCK_LEASE_S,
+    metrics
   })
   return {
     repos,
@@ -48,7 +81,12 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
 }
 
 /** The engine watch serving action and workflow reads (the server starts and stops its loop), with its lag and errors counted. */
-function watchWithMetrics (engine: EngineClient, config: Config, metrics: Metrics | undefined, log: ((error: unknown) => void) | undefined): EngineWatch {
+function watchWithMetrics (
+  engine: EngineClient,
+  config: Config,
+  metrics: Metrics | undefined,
+  log: ((error: unknown) => void) | undefined
+): EngineWatch {
   const pollErrors = metrics?.counter('slipway_engine_watch_poll_errors_total', 'Polls of the engine watch that failed')
   const watch = createEngineWatch({
     engine,

@@ -13,5 +13,11 @@ await runService('orchestrator', async () => {
   await app.listen({ host: config.HOST, port: config.PORT })
   const poller = startTagPoller(deps, config.TAG_POLL_INTERVAL_MS, (error) => app.log.warn({ err: error }, 'site-action tags not settled'))
   deps.watch?.start()
-  onShutdown([{ close: () => poller.close() }, { close: () => deps.watch?.stop() }, app, deps.repos, { close: () => deps.authenticator.close?.() }], { log: (message) => app.log.info(message) })
+  onShutdown([
+    { close: () => poller.close() },
+    { close: () => deps.watch?.stop() },
+    app,
+    deps.repos,
+    { close: () => deps.authenticator.close?.() }
+  ], { log: (message) => app.log.info(message) })
 })

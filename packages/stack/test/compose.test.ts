@@ -29,7 +29,13 @@ const readCompose = (file: string): { services: Record<string, ComposeService> }
 const compose = readCompose('docker-compose.yml')
 const postgres = readCompose('docker-compose.postgres.yml')
 
-const SCHEMAS: Record<ProcessName, TObject> = { orchestrator: OrchestratorConfig, bootstrap: BootstrapConfig, store: StoreConfig, engine: EngineConfig, site: SiteConfig }
+const SCHEMAS: Record<ProcessName, TObject> = {
+  orchestrator: OrchestratorConfig,
+  bootstrap: BootstrapConfig,
+  store: StoreConfig,
+  engine: EngineConfig,
+  site: SiteConfig
+}
 const PACKAGES: Record<ProcessName, string> = { orchestrator: 'orchestrator', bootstrap: 'bootstrap', store: 'stub-store', engine: 'stub-engine', site: 'stub-site' }
 const NAMES = Object.keys(SCHEMAS) as ProcessName[]
 

@@ -18,10 +18,15 @@ const present = chromiumPresent('console browser tests')
 interface PageGlobals {
   location: { hash: string }
   sessionStorage: { length: number, setItem: (key: string, value: string) => void }
-  performance: { measure: (name: string, start: string, end: string) => { duration: number }, getEntriesByName: (name: string) => Array<{ startTime: number }> }
+  performance: {
+    measure: (name: string, start: string, end: string) => { duration: number }
+    getEntriesByName: (name: string) => Array<{ startTime: number }>
+  }
   document: { documentElement: { scrollWidth: number } }
   getComputedStyle: (element: unknown) => { fontFamily: string }
-  PerformanceObserver: new (callback: (list: { getEntries: () => Array<{ value: number, hadRecentInput: boolean }> }) => void) => { observe: (options: { type: string }) => void }
+  PerformanceObserver: new (
+    callback: (list: { getEntries: () => Array<{ value: number, hadRecentInput: boolean }> }) => void
+  ) => { observe: (options: { type: string }) => void }
   shifts: number
   stayed?: boolean
 }
@@ -212,7 +217,8 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     await page().setViewportSize({ width: 390, height: 844 })
     await go(`#/actions/${deployId}`)
     await page().locator('table.steps tbody tr[data-step]').nth(16).waitFor()
-    expect(await page().evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    const scrollWidth = await page().evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth)
+    expect(scrollWidth).toBeLessThanOrEqual(390)
     await browser.screenshot('action-narrow', true)
     await page().setViewportSize({ width: 1280, height: 800 })
   })

@@ -49,7 +49,9 @@ describe.skipIf(PG_URL === '')('two orchestrators on one PostgreSQL database', (
   async function startSecond (): Promise<{ url: string, child: ChildProcess }> {
     const dataDir = running.dataDir
     const port = await freePort()
-    const ports = Object.fromEntries(Object.entries(running.stack.urls).map(([name, url]) => [name, Number(new URL(url).port)])) as Record<ProcessName, number>
+    const ports = Object.fromEntries(
+      Object.entries(running.stack.urls).map(([name, url]) => [name, Number(new URL(url).port)])
+    ) as Record<ProcessName, number>
     const env = stackEnvironment({
       host: '127.0.0.1',
       ports,

@@ -406,7 +406,9 @@ describe('valueDiff (Python deepdiff of two values)', () => {
     expect(valueDiff(new Date('2026-05-01T00:00:00Z'), new Date('2026-05-01T10:00:00Z'))).toEqual({
       type_changes: { root: { old_type: 'date', new_type: 'datetime', old_value: new Date('2026-05-01T00:00:00Z'), new_value: new Date('2026-05-01T10:00:00Z') } }
     })
-    expect(valueDiff(new Uint8Array([1]), new Uint8Array([2]))).toEqual({ values_changed: { root: { new_value: new Uint8Array([2]), old_value: new Uint8Array([1]) } } })
+    expect(valueDiff(new Uint8Array([1]), new Uint8Array([2]))).toEqual({
+      values_changed: { root: { new_value: new Uint8Array([2]), old_value: new Uint8Array([1]) } }
+    })
     expect(valueDiff(new WholeFloat(1), 1.5)).toEqual({ values_changed: { root: { new_value: 1.5, old_value: new WholeFloat(1) } } })
     expect(valueDiff(Number.NaN, Number.NaN)).toEqual({ values_changed: { root: { new_value: Number.NaN, old_value: Number.NaN } } })
     expect(valueDiff([], {})).toEqual({ type_changes: { root: { old_type: 'list', new_type: 'dict', old_value: [], new_value: {} } } })

@@ -134,7 +134,12 @@ describe('layering actions', () => {
   const PARENT_HEAD = `---\nschema: ${KIND}\nmetadata: {schema: metadata/Document/v1, name: p, storagePolicy: cleartext, labels: {k: v}, layeringDefinition: {layer: global}}\n`
 
   /** The child's rendered data in one mode, the parent's data given as YAML flow text. */
-  async function child (env: Record<string, string>, parentData: string, action: { method: string, path: string }, childData: unknown = {}): Promise<any> {
+  async function child (
+    env: Record<string, string>,
+    parentData: string,
+    action: { method: string, path: string },
+    childData: unknown = {}
+  ): Promise<any> {
     const app = await buildTestApp(env)
     const body = layeringPolicy(['global', 'site']) + PARENT_HEAD + `data: ${parentData}\n` +
       doc({ name: 'c', layer: 'site', parentSelector: { k: 'v' }, actions: [action], data: childData })

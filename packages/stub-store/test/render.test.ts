@@ -177,7 +177,8 @@ describe('layering actions', () => {
   })
 })
 
-const sub = (schema: string, name: string, path: string, dest: unknown, extra: Record<string, unknown> = {}) => ({ src: { schema, name, path, ...extra }, dest })
+const sub = (schema: string, name: string, path: string, dest: unknown, extra: Record<string, unknown> = {}) =>
+  ({ src: { schema, name, path, ...extra }, dest })
 
 describe('substitution', () => {
   it('substitutes into abstract parents so children inherit, and into a child after its layering', async () => {

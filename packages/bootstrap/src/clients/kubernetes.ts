@@ -128,7 +128,10 @@ export function resolveConnection (settings: KubernetesSettings): KubernetesConn
   throw new KubernetesConfigError('No Kubernetes configuration: set KUBE_API_URL, KUBECONFIG, or run in a cluster')
 }
 
-interface KubeNode { metadata?: { name?: string, labels?: Record<string, string> }, status?: { addresses?: Array<{ type?: string, address?: string }> } }
+interface KubeNode {
+  metadata?: { name?: string, labels?: Record<string, string> }
+  status?: { addresses?: Array<{ type?: string, address?: string }> }
+}
 
 /**
  * Node reads and label patches. `connect` runs on first use (a missing configuration is a 502 then, not at

@@ -388,7 +388,12 @@ rm -rf "$DIR"
 `
 
 /** Everything the script needs from the design and parameters, checked before any text is produced. */
-export function buildJoinScript (documents: DesignDocument[], params: JoinParams, joinIps: string[], options: { remote?: RemoteFiles, now?: Date, encrypt?: (payload: Buffer) => Buffer } = {}): string {
+export function buildJoinScript (
+  documents: DesignDocument[],
+  params: JoinParams,
+  joinIps: string[],
+  options: { remote?: RemoteFiles, now?: Date, encrypt?: (payload: Buffer) => Buffer } = {}
+): string {
   if (documents.some((d) => d.schema === 'promenade/KubernetesNode/v1')) {
     throw new DesignError('Existing KubernetesNode documents found', 'ExistingKubernetesNodeDocumentError')
   }

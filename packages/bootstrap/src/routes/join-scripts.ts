@@ -30,7 +30,12 @@ export function joinScriptError (error: unknown): unknown {
   return error
 }
 
-type JoinScriptDeps = { fetchDesign: DesignFetcher, fetchFiles: FileSources, kubernetes: KubernetesClient, encryptPayload?: PayloadEncryptor | undefined }
+type JoinScriptDeps = {
+  fetchDesign: DesignFetcher
+  fetchFiles: FileSources
+  kubernetes: KubernetesClient
+  encryptPayload?: PayloadEncryptor | undefined
+}
 
 export const joinScriptRoutes: FastifyPluginAsyncTypebox<JoinScriptDeps> = async (app, options) => {
   app.get('/join-scripts', {

@@ -37,7 +37,14 @@ export const nodeLabelRoutes: FastifyPluginAsyncTypebox<{ kubernetes: Kubernetes
     schema: {
       params: NodeParamsSchema,
       body: LabelRequestSchema,
-      response: { 200: LabelsUpdatedSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 500: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema }
+      response: {
+        200: LabelsUpdatedSchema,
+        400: ErrorBodySchema,
+        404: ErrorBodySchema,
+        500: ErrorBodySchema,
+        502: ErrorBodySchema,
+        503: ErrorBodySchema
+      }
     }
   }, async (request) => {
     const { node_name: nodeName } = request.params

@@ -23,7 +23,8 @@ describe('the bootstrap service\'s OpenAPI document', () => {
       expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 300)}`).toBe(status)
       const type = res.headers['content-type']
       const body: unknown = String(type ?? '').startsWith('application/json') ? res.json() : res.body
-      contract.response(method, url, { status: res.statusCode, body, text: res.body, contentType: type === undefined ? undefined : String(type) })
+      const contentType = type === undefined ? undefined : String(type)
+      contract.response(method, url, { status: res.statusCode, body, text: res.body, contentType })
     }
 
     await call(200, 'GET', '/versions')

@@ -111,14 +111,28 @@ export const hostOf = (url: string): string => new URL(url).host
  * The bootstrap app with test tokens; Kubernetes at `kubeUrl` (undefined: no configuration); designs fetched only
  * from `designHosts` (URLs or host:port; default: the unreachable store).
  */
-export async function buildTestApp (options: { kubeUrl?: string, kubeTimeoutMs?: number, designTimeoutMs?: number, kubernetes?: KubernetesClient, fetchDesign?: DesignFetcher, encryptPayload?: PayloadEncryptor, designHosts?: string[], serviceToken?: string } = {}) {
+export async function buildTestApp (options: {
+  kubeUrl?: string
+  kubeTimeoutMs?: number
+  designTimeoutMs?: number
+  kubernetes?: KubernetesClient
+  fetchDesign?: DesignFetcher
+  encryptPayload?: PayloadEncryptor
+  designHosts?: string[]
+  serviceToken?: string
+} = {}) {
   const designHosts = createDesignHosts((options.designHosts ?? [UNREACHABLE_STORE]).map((h) => h.includes('://') ? hostOf(h) : h).join(','), UNREACHABLE_STORE)
   const app = await buildApp({
     authenticator: testAuthenticator(),
     policy: createPolicy(POLICY_DEFAULTS),
     encryptPayload: options.encryptPayload,
     logger: false,
-    fetchDesign: options.fetchDesign ?? createDesignFetcher({ timeoutMs: options.designTimeoutMs ?? 2000, maxBytes: 4 * 1024 * 1024, serviceAuth: staticServiceToken(options.serviceToken ?? SERVICE_TOKEN), designHosts }),
+    fetchDesign: options.fetchDesign ?? createDesignFetcher({
+      timeoutMs: options.designTimeoutMs ?? 2000,
+      maxBytes: 4 * 1024 * 1024,
+      serviceAuth: staticServiceToken(options.serviceToken ?? SERVICE_TOKEN),
+      designHosts
+    }),
     fetchFiles: createFileSources({ timeoutMs: 2000, attempts: 3, retryDelayMs: 10, maxBytes: 1024 * 1024, cacheTtlMs: 60_000 }),
     kubernetes: options.kubernetes ?? createKubernetesClient({
       timeoutMs: options.kubeTimeoutMs ?? 2000,

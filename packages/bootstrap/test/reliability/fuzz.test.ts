@@ -31,7 +31,9 @@ describe('fuzzing the bootstrap service', () => {
     const request = fc.oneof(
       fc.record({
         method: fc.constant('GET'),
-        url: fc.tuple(designRef, nasty, nasty, fc.array(nasty, { maxLength: 3 }), fc.array(nasty, { maxLength: 3 }), fc.option(nasty)).map(([ref, hostname, ip, dynamic, fixed, leave]) => {
+        url: fc.tuple(
+          designRef, nasty, nasty, fc.array(nasty, { maxLength: 3 }), fc.array(nasty, { maxLength: 3 }), fc.option(nasty)
+        ).map(([ref, hostname, ip, dynamic, fixed, leave]) => {
           const q = new URLSearchParams([['design_ref', ref], ['hostname', hostname], ['ip', ip], ...dynamic.map((l): [string, string] => ['labels.dynamic', l]), ...fixed.map((l): [string, string] => ['static.labels', l])])
           if (leave !== null) q.append('leave_kubectl', leave)
           return `/api/v1.0/join-scripts?${q.toString()}`

@@ -28,7 +28,10 @@ data:
     join: ${method}
 `
 
-async function joinScript (design: string, encryptPayload: PayloadEncryptor | null | undefined = createGpgEncryptor({ passphrase: PASSPHRASE })) {
+async function joinScript (
+  design: string,
+  encryptPayload: PayloadEncryptor | null | undefined = createGpgEncryptor({ passphrase: PASSPHRASE })
+) {
   const store = await startDesignServer(design)
   const kube = await startKube(clusterNodes())
   const app = await buildTestApp({ kubeUrl: kube.url, encryptPayload: encryptPayload ?? undefined, designHosts: [store.url] })

@@ -20,7 +20,10 @@ export interface Identity {
 
 /** Validates `X-Auth-Token` values. */
 export interface Authenticator {
-  /** The identity behind `token`, or undefined when the token is unknown or expired. Throws ServiceUnavailableError when the identity service cannot answer. */
+  /**
+   * The identity behind `token`, or undefined when the token is unknown or expired. Throws ServiceUnavailableError
+   * when the identity service cannot answer.
+   */
   authenticate: (token: string) => Promise<Identity | undefined>
   /** Value of `WWW-Authenticate` on a 401, e.g. `Keystone uri="http://keystone:5000/v3"`. */
   wwwAuthenticate: string

@@ -80,7 +80,10 @@ function atom (word: string): Check {
   }
 }
 
-/** Parses one rule text into a check. Grammar: or-expr := and-expr ('or' and-expr)*; and-expr := unary ('and' unary)*; unary := 'not' unary | '(' or-expr ')' | atom. */
+/**
+ * Parses one rule text into a check. Grammar: or-expr := and-expr ('or' and-expr)*; and-expr := unary ('and' unary)*;
+ * unary := 'not' unary | '(' or-expr ')' | atom.
+ */
 export function parseRule (text: string): Check {
   const tokens = tokenize(text)
   if (tokens.length === 0) return () => true // an empty rule allows everyone, as in oslo.policy

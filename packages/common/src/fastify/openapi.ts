@@ -29,7 +29,8 @@ export function installOpenApi (app: FastifyInstance, info: OpenApiInfo): void {
     transform: ({ schema, url, route }) => {
       const isPublic = (route.config as { public?: boolean } | undefined)?.public === true
       // the API is the routes that declare their answers; others (metrics, static pages) are not part of it
-      const hide = (schema as { hide?: boolean } | undefined)?.hide === true || (schema as { response?: unknown } | undefined)?.response === undefined
+      const hide = (schema as { hide?: boolean } | undefined)?.hide === true ||
+        (schema as { response?: unknown } | undefined)?.response === undefined
       return { schema: { ...schema, hide, security: isPublic ? [] : [{ [TOKEN_SCHEME]: [] }] } as typeof schema, url }
     }
   })

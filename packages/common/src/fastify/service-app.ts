@@ -237,7 +237,11 @@ export function createServiceApp (options: ServiceAppOptions) {
         if (auth === undefined) return
         let allowed: boolean
         try {
-          allowed = options.policy?.allows(rule, credentialsOf(identity), { project_id: ctx.projectId, user_id: ctx.userId, ...target }) ?? ctx.authenticated
+          allowed = options.policy?.allows(
+            rule,
+            credentialsOf(identity),
+            { project_id: ctx.projectId, user_id: ctx.userId, ...target }
+          ) ?? ctx.authenticated
         } catch (error) {
           // a rule that cannot be evaluated is the service's fault: 500, as spec/bootstrap.md §2 chooses over upstream's 417
           if (error instanceof PolicyError) throw new InternalError('Policy check failed', error.message, { retry: false })

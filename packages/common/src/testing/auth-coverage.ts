@@ -6,7 +6,10 @@ import type { FastifyInstance } from 'fastify'
 import { TEST_TOKENS, concretePath, isErrorBody } from './index.ts'
 
 /** `rule` is the pattern every guarded route's policy name must match; `param` fills path parameters. */
-export async function expectEveryRouteGuarded (app: FastifyInstance, options: { rule: RegExp, minRoutes: number, param?: string }): Promise<void> {
+export async function expectEveryRouteGuarded (
+  app: FastifyInstance,
+  options: { rule: RegExp, minRoutes: number, param?: string }
+): Promise<void> {
   await app.ready()
   const routes = app.routeTable()
   expect(routes.length).toBeGreaterThanOrEqual(options.minRoutes)

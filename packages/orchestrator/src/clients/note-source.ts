@@ -5,7 +5,11 @@ import { createHttpClient, DownstreamError, type CallContext, type ServiceTokenS
 /** The text at a note's URL; throws when the URL is not one, cannot be reached, or answers 400 or above. */
 export type NoteFetcher = (link: string, withServiceToken: boolean, ctx: CallContext) => Promise<string>
 
-export function createNoteFetcher (options: { timeoutMs: number, maxBytes: number, serviceAuth?: ServiceTokenSource | undefined }): NoteFetcher {
+export function createNoteFetcher (options: {
+  timeoutMs: number
+  maxBytes: number
+  serviceAuth?: ServiceTokenSource | undefined
+}): NoteFetcher {
   return async (link, withServiceToken, ctx) => {
     const url = new URL(link)
     const http = createHttpClient({

@@ -64,7 +64,12 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
      * revision either way, so a render failure is its answer too. A failure answers the store's status and body
      * instead of throwing.
      */
-    async rendered (revisionId: number, cleartext: boolean, ctx: CallContext, only: { schemas?: string[] } = {}): Promise<{ ok: true, text: string } | { ok: false, status: number, text: string }> {
+    async rendered (
+      revisionId: number,
+      cleartext: boolean,
+      ctx: CallContext,
+      only: { schemas?: string[] } = {}
+    ): Promise<{ ok: true, text: string } | { ok: false, status: number, text: string }> {
       let response
       try {
         response = await http.request('GET', `/revisions/${revisionId}/rendered-documents`, {
@@ -73,14 +78,19 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
       } catch (error) {
         // spec §2.7 pipeline step 1: any answer ≥ 400 is the render's verdict, a 5xx included; only a store that
         // could not be reached is a failure of the call
-        if (error instanceof DownstreamError && error.upstreamStatus !== undefined) return { ok: false, status: error.upstreamStatus, text: error.upstreamText ?? error.reason }
+        if (error instanceof DownstreamError && error.upstreamStatus !== undefined) {
+          return { ok: false, status: error.upstreamStatus, text: error.upstreamText ?? error.reason }
+        }
         throw error
       }
       if (response.statusCode === 200) return { ok: true, text: response.text }
       if (response.statusCode >= 400) return { ok: false, status: response.statusCode, text: response.text }
       throw new DownstreamError('store', `rendered-documents answered ${response.statusCode}`)
     },
-    async validationsDetail (revisionId: number, ctx: CallContext): Promise<Array<{ name?: string, status?: string, errors?: Array<Record<string, unknown>> }>> {
+    async validationsDetail (
+      revisionId: number,
+      ctx: CallContext
+    ): Promise<Array<{ name?: string, status?: string, errors?: Array<Record<string, unknown>> }>> {
       const body = await yamlOf<{ results?: Array<{ name?: string, status?: string, errors?: Array<Record<string, unknown>> }> }>(`/revisions/${revisionId}/validations/detail`, ctx)
       return body.results ?? []
     },

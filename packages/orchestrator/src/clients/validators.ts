@@ -30,7 +30,15 @@ function unable (name: string, diagnostic: string): ValidationMessage {
 export function createValidatorClient (options: { targets: ValidatorTarget[], timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher, metrics?: Pick<Metrics, 'outbound'> }) {
   async function one (target: ValidatorTarget, designRef: string, ctx: CallContext): Promise<ValidationMessage[]> {
     const url = new URL(target.url)
-    const http = createHttpClient({ component: target.name, baseUrl: url.origin, timeoutMs: options.timeoutMs, serviceAuth: options.serviceAuth, dispatcher: options.dispatcher, maxResponseBytes: 4 * 1024 * 1024, metrics: options.metrics })
+    const http = createHttpClient({
+      component: target.name,
+      baseUrl: url.origin,
+      timeoutMs: options.timeoutMs,
+      serviceAuth: options.serviceAuth,
+      dispatcher: options.dispatcher,
+      maxResponseBytes: 4 * 1024 * 1024,
+      metrics: options.metrics
+    })
     let response
     try {
       response = await http.request('POST', url.pathname, { ctx, json: { rel: 'design', href: designRef, type: 'application/x-yaml' } })

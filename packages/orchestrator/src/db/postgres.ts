@@ -80,8 +80,8 @@ export async function openPostgres (url: string, options: { schema?: string } = 
       async insert (a) {
         await q(`INSERT INTO actions (id, name, parameters, dag_id, dag_execution_date, "user", datetime, context_marker, committed_rev_id,
           allow_intermediate_commits, validation_failed, tags_done) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime, a.context_marker, a.committed_rev_id,
-          a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0])
+        [a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime, a.context_marker,
+          a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0])
       },
       async get (id) { const row = (await q('SELECT * FROM actions WHERE id = $1', [id]))[0]; return row === undefined ? undefined : toAction(row) },
       list: async () => (await q('SELECT * FROM actions ORDER BY id')).map(toAction),

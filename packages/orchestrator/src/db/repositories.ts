@@ -35,7 +35,15 @@ export interface NoteRecord {
   note_timestamp: string
 }
 
-export interface LockRecord { id: string, lock_type: string, user: string, reference_id: string, acquired_at: string, expires_at: string, released: boolean }
+export interface LockRecord {
+  id: string
+  lock_type: string
+  user: string
+  reference_id: string
+  acquired_at: string
+  expires_at: string
+  released: boolean
+}
 
 export interface Repositories {
   actions: {
@@ -65,7 +73,9 @@ export interface Repositories {
      * Takes the lock of `lockType` unless a live (unreleased, unexpired) one exists; one atomic step.
      * Answers the lock taken, or undefined when another holder has it.
      */
-    acquire: (lock: { id: string, lock_type: string, user: string, reference_id: string, leaseS: number, now: Date }) => Promise<LockRecord | undefined>
+    acquire: (
+      lock: { id: string, lock_type: string, user: string, reference_id: string, leaseS: number, now: Date }
+    ) => Promise<LockRecord | undefined>
     release: (id: string) => Promise<void>
     get: (id: string) => Promise<LockRecord | undefined>
   }

@@ -111,8 +111,8 @@ export function openSqlite (dataDir: string): Repositories {
   return {
     actions: {
       async insert (a) {
-        stmt.insertAction.run(a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime, a.context_marker,
-          a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0)
+        stmt.insertAction.run(a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime,
+          a.context_marker, a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0)
       },
       async get (id) {
         const row = stmt.getAction.get(id) as Row | undefined
@@ -132,7 +132,8 @@ export function openSqlite (dataDir: string): Repositories {
     },
     notes: {
       async insert (n) {
-        stmt.insertNote.run(n.note_id, n.assoc_id, n.subject, n.sub_type, n.note_val, n.verbosity, n.link_url, n.is_auth_link ? 1 : 0, n.note_timestamp)
+        stmt.insertNote.run(n.note_id, n.assoc_id, n.subject, n.sub_type, n.note_val, n.verbosity, n.link_url,
+          n.is_auth_link ? 1 : 0, n.note_timestamp)
       },
       async get (noteId) {
         const row = stmt.getNote.get(noteId) as Row | undefined

@@ -74,7 +74,13 @@ export function createActions (deps: {
   const reads = deps.reads ?? directReads(engine)
   const startLease = deps.startLeaseS ?? 60
   // the site-action lock of the database, against other orchestrators: waited for up to its lease, then 409
-  const startLock = createApiLock({ repos, leaseS: startLease, lockType: SITE_ACTION_LOCK, waitMs: startLease * 1000, metrics: deps.metrics })
+  const startLock = createApiLock({
+    repos,
+    leaseS: startLease,
+    lockType: SITE_ACTION_LOCK,
+    waitMs: startLease * 1000,
+    metrics: deps.metrics
+  })
   let queue: Promise<unknown> = Promise.resolve()
 
   /** Runs `work` alone: after every earlier call of this process has finished, and holding the site-action lock. */
@@ -198,7 +204,16 @@ export function createActions (deps: {
           }
         }
         started = await engine.trigger(kind.dagId, id, {
-          action: { id, name: record.name, parameters: engineParameters, dag_id: kind.dagId, user: record.user, context_marker: record.context_marker, committed_rev_id: record.committed_rev_id, timestamp: entity.timestamp },
+          action: {
+            id,
+            name: record.name,
+            parameters: engineParameters,
+            dag_id: kind.dagId,
+            user: record.user,
+            context_marker: record.context_marker,
+            committed_rev_id: record.committed_rev_id,
+            timestamp: entity.timestamp
+          },
           design_ref: record.committed_rev_id === null ? null : deps.designRef(record.committed_rev_id)
         }, ctx)
       } catch (error) {
@@ -267,7 +282,10 @@ export function createActions (deps: {
   }
 
   /** An action's run, its DAG's pause flag and its steps, read at once; nothing for an action that never ran. */
-  async function runOf (action: ActionRecord, ctx: RequestContext): Promise<{ run: EngineRun | undefined, paused: boolean, steps: EngineTask[] }> {
+  async function runOf (
+    action: ActionRecord,
+    ctx: RequestContext
+  ): Promise<{ run: EngineRun | undefined, paused: boolean, steps: EngineTask[] }> {
     if (action.validation_failed) return { run: undefined, paused: false, steps: [] }
     const [run, paused, steps] = await Promise.all([
       reads.run(action.dag_id, action.id, ctx),
@@ -304,7 +322,9 @@ export function createActions (deps: {
       dag_status: run?.state ?? null,
       action_lifecycle: action.validation_failed ? 'Failed' : lifecycleOf(run?.state, dagPaused),
       // an action that never ran has no steps; one that did lists its workflow's whole step list
-      steps: run === undefined && steps.length === 0 ? [] : orderedSteps(action.dag_id, steps).map((step, i) => stepSummary(action.id, step, i + 1))
+      steps: run === undefined && steps.length === 0
+        ? []
+        : orderedSteps(action.dag_id, steps).map((step, i) => stepSummary(action.id, step, i + 1))
     }
   }
 

@@ -23,7 +23,12 @@ const nameOf = (doc: Document): string => `${String(doc.get('schema'))}|${String
  * adds when it lists them. An encrypted document is listed with a reference in place of its data: its data is taken
  * from the revision's rendered documents, where the store resolves it.
  */
-export async function collectionText (store: StoreClient, revision: number, collection: string, ctx: RequestContext): Promise<{ text: string, encrypted: boolean }> {
+export async function collectionText (
+  store: StoreClient,
+  revision: number,
+  collection: string,
+  ctx: RequestContext
+): Promise<{ text: string, encrypted: boolean }> {
   const docs = documentsOf(await store.documents(revision, { collection, cleartext: true }, ctx), `collection ${collection}`)
   const encrypted = docs.filter((d) => d.getIn(['metadata', 'storagePolicy']) === 'encrypted')
   if (encrypted.length > 0) {
@@ -51,7 +56,12 @@ export async function collectionText (store: StoreClient, revision: number, coll
  * may still diff as modified: a secret written again after its document was deleted gets a new reference in the
  * store, though its value is the committed one.
  */
-export async function resetBuffer (store: StoreClient, committed: number | undefined, changes: Record<string, DiffStatus>, ctx: RequestContext): Promise<void> {
+export async function resetBuffer (
+  store: StoreClient,
+  committed: number | undefined,
+  changes: Record<string, DiffStatus>,
+  ctx: RequestContext
+): Promise<void> {
   const withSecrets = new Set<string>()
   for (const collection of Object.keys(changes).sort()) {
     let text = ''

@@ -100,7 +100,17 @@ export function createConfigdocs (deps: {
     }
   }
 
-  async function ingest (collection: string, input: { body: string | undefined, contentType?: string | undefined, bufferMode: string | undefined, emptyCollection: boolean, contentLength: number }, ctx: RequestContext): Promise<ValidationStatusBody> {
+  async function ingest (
+    collection: string,
+    input: {
+      body: string | undefined
+      contentType?: string | undefined
+      bufferMode: string | undefined
+      emptyCollection: boolean
+      contentLength: number
+    },
+    ctx: RequestContext
+  ): Promise<ValidationStatusBody> {
     return await deps.lock.withLock(ctx, async () => {
       if (!input.emptyCollection && (input.contentLength <= 0 || input.body === undefined || input.body === '')) {
         throw new BadRequestError('Content-Length is a required header', 'Content Length is 0 or not specified', {
@@ -219,7 +229,10 @@ export function createConfigdocs (deps: {
     return [...messages, ...own, ...components]
   }
 
-  async function commit (options: { force: boolean, dryrun: boolean }, ctx: RequestContext): Promise<{ statusCode: number, body: ValidationStatusBody }> {
+  async function commit (
+    options: { force: boolean, dryrun: boolean },
+    ctx: RequestContext
+  ): Promise<{ statusCode: number, body: ValidationStatusBody }> {
     return await deps.lock.withLock(ctx, async () => {
       const v = await readVersions(store, ctx)
       const changes = await bufferChanges(store, v, ctx)

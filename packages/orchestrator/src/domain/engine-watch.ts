@@ -101,14 +101,20 @@ export function createEngineWatch (options: WatchOptions) {
       tasks.clear()
       noteRuns(all)
       noteTasks(allTasks)
-      advance([...all.map((r) => (r as { updated_at?: string }).updated_at), ...allTasks.map((t) => (t as { updated_at?: string }).updated_at)])
+      advance([
+        ...all.map((r) => (r as { updated_at?: string }).updated_at),
+        ...allTasks.map((t) => (t as { updated_at?: string }).updated_at)
+      ])
       resyncedAt = started
     } else {
       const since = new Date(Date.parse(watermark) - OVERLAP_MS).toISOString()
       const changed = await engine.changedSince(since, ctx)
       noteRuns(changed.runs)
       noteTasks(changed.tasks)
-      advance([...changed.runs.map((r) => (r as { updated_at?: string }).updated_at), ...changed.tasks.map((t) => (t as { updated_at?: string }).updated_at)])
+      advance([
+        ...changed.runs.map((r) => (r as { updated_at?: string }).updated_at),
+        ...changed.tasks.map((t) => (t as { updated_at?: string }).updated_at)
+      ])
     }
     pausedFlags.clear()
     for (const d of dags) pausedFlags.set(d.dag_id, d.is_paused)

@@ -19,7 +19,9 @@ export function orderedSteps (dagId: string, tasks: EngineTask[]): OrderedStep[]
   for (const task of tasks) if (!byId.has(task.task_id)) byId.set(task.task_id, task)
   const known = new Set(order)
   const listed = order.map((id) => ({ id, state: byId.get(id)?.state ?? null, task: byId.get(id) }))
-  const extra = [...byId.values()].filter((t) => !known.has(t.task_id)).map((task) => ({ id: task.task_id, state: task.state ?? null, task }))
+  const extra = [...byId.values()]
+    .filter((t) => !known.has(t.task_id))
+    .map((task) => ({ id: task.task_id, state: task.state ?? null, task }))
   return [...listed, ...extra]
 }
 

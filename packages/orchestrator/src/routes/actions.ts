@@ -35,17 +35,29 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
 
   app.get('/actions/:action_id', {
     config: { policy: rule('get_action') },
-    schema: { params: ActionParamsSchema, querystring: VerbosityQuerySchema, response: { 200: ActionDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema } }
+    schema: {
+      params: ActionParamsSchema,
+      querystring: VerbosityQuerySchema,
+      response: { 200: ActionDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
+    }
   }, async (request) => await actions.get(request.params.action_id, request.query.verbosity ?? 1, request.ctx))
 
   app.get('/actions/:action_id/validations/:validation_id', {
     config: { policy: rule('get_action_validation') },
-    schema: { params: ValidationParamsSchema, querystring: VerbosityQuerySchema, response: { 200: ValidationFailureSchema, 400: ErrorBodySchema, 404: ErrorBodySchema } }
+    schema: {
+      params: ValidationParamsSchema,
+      querystring: VerbosityQuerySchema,
+      response: { 200: ValidationFailureSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
+    }
   }, async (request) => await actions.validation(request.params.action_id, request.params.validation_id))
 
   app.get('/actions/:action_id/steps/:step_id', {
     config: { policy: rule('get_action_step') },
-    schema: { params: StepParamsSchema, querystring: VerbosityQuerySchema, response: { 200: StepDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema } }
+    schema: {
+      params: StepParamsSchema,
+      querystring: VerbosityQuerySchema,
+      response: { 200: StepDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
+    }
   }, async (request) => await actions.step(request.params.action_id, request.params.step_id, request.query.verbosity ?? 1, request.ctx))
 
   app.get('/actions/:action_id/steps/:step_id/logs', {

@@ -4,7 +4,8 @@ import { Type } from 'typebox'
 import { BadRequestError, ErrorBodySchema, TextBodySchema, VERSION_NAMES, ValidationStatusBodySchema, textAnswer, type VersionName } from '@slipway/common'
 import type { Configdocs } from '../domain/configdocs.ts'
 import {
-  CollectionParamsSchema, CollectionStatusSchema, CommitQuerySchema, DocumentsQuerySchema, IngestQuerySchema, StatusQuerySchema, YamlTextSchema
+  CollectionParamsSchema, CollectionStatusSchema, CommitQuerySchema, DocumentsQuerySchema, IngestQuerySchema, StatusQuerySchema,
+  YamlTextSchema
 } from '../schemas/configdocs.ts'
 import { rule } from '../policy.ts'
 
@@ -20,7 +21,10 @@ export function comparisonOf (version: string[] | undefined, versions: string[] 
 export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdocs }> = async (app, { configdocs }) => {
   app.get('/configdocs', {
     config: { policy: rule('get_configdocs_status') },
-    schema: { querystring: StatusQuerySchema, response: { 200: Type.Array(CollectionStatusSchema), 400: ErrorBodySchema, 404: ErrorBodySchema } }
+    schema: {
+      querystring: StatusQuerySchema,
+      response: { 200: Type.Array(CollectionStatusSchema), 400: ErrorBodySchema, 404: ErrorBodySchema }
+    }
   }, async (request) => await configdocs.status(comparisonOf(request.query.version, request.query.versions), request.ctx))
 
   app.post('/configdocs/:collection_id', {
@@ -67,7 +71,14 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
 
   app.post('/commitconfigdocs', {
     config: { policy: rule('commit_configdocs') },
-    schema: { querystring: CommitQuerySchema, response: { 200: ValidationStatusBodySchema, 400: Type.Union([ValidationStatusBodySchema, ErrorBodySchema]), 409: ErrorBodySchema } }
+    schema: {
+      querystring: CommitQuerySchema,
+      response: {
+        200: ValidationStatusBodySchema,
+        400: Type.Union([ValidationStatusBodySchema, ErrorBodySchema]),
+        409: ErrorBodySchema
+      }
+    }
   }, async (request, reply) => {
     const result = await configdocs.commit({ force: request.query.force === true, dryrun: request.query.dryrun === true }, request.ctx)
     return await reply.code(result.statusCode as 200 | 400).send(result.body)

@@ -6,8 +6,8 @@ import type { Workflows } from '../domain/workflows.ts'
 import type { SiteStatuses } from '../domain/site-statuses.ts'
 import type { Notes } from '../domain/notes.ts'
 import {
-  NoteParamsSchema, NoteTextSchema, SITE_STATUS_FILTERS, SiteStatusesQuerySchema, SiteStatusesSchema, VerbosityOnlySchema, WorkflowDetailSchema,
-  WorkflowParamsSchema, WorkflowSchema, WorkflowsQuerySchema, type SiteStatusFilter
+  NoteParamsSchema, NoteTextSchema, SITE_STATUS_FILTERS, SiteStatusesQuerySchema, SiteStatusesSchema, VerbosityOnlySchema,
+  WorkflowDetailSchema, WorkflowParamsSchema, WorkflowSchema, WorkflowsQuerySchema, type SiteStatusFilter
 } from '../schemas/workflows.ts'
 import { rule } from '../policy.ts'
 
@@ -39,7 +39,11 @@ export function filtersOf (value: string | undefined): SiteStatusFilter[] {
   return [...new Set(filters)] as SiteStatusFilter[]
 }
 
-export const workflowRoutes: FastifyPluginAsyncTypebox<{ workflows: Workflows, siteStatuses: SiteStatuses, notes: Notes }> = async (app, options) => {
+export const workflowRoutes: FastifyPluginAsyncTypebox<{
+  workflows: Workflows
+  siteStatuses: SiteStatuses
+  notes: Notes
+}> = async (app, options) => {
   app.get('/workflows', {
     config: { policy: rule('list_workflows') },
     schema: { querystring: WorkflowsQuerySchema, response: { 200: Type.Array(WorkflowSchema), 400: ErrorBodySchema } }
@@ -47,7 +51,11 @@ export const workflowRoutes: FastifyPluginAsyncTypebox<{ workflows: Workflows, s
 
   app.get('/workflows/:workflow_id', {
     config: { policy: rule('get_workflow') },
-    schema: { params: WorkflowParamsSchema, querystring: VerbosityOnlySchema, response: { 200: WorkflowDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema } }
+    schema: {
+      params: WorkflowParamsSchema,
+      querystring: VerbosityOnlySchema,
+      response: { 200: WorkflowDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
+    }
   }, async (request) => await options.workflows.detail(request.params.workflow_id, request.ctx))
 
   app.get('/site_statuses', {

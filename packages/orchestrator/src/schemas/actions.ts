@@ -37,8 +37,23 @@ export const LogQuerySchema = Type.Object({
   try: Type.Optional(Type.String({ pattern: '^[1-9]\\d{0,5}$', description: 'Attempt (1, 2, ...); default the last', 'x-invalid': { message: 'Invalid try parameter', reason: 'try must be a positive integer' } satisfies Wording }))
 })
 
-const NoteSchema = Type.Object({ note_id: Type.String(), assoc_id: Type.String(), subject: Type.String(), sub_type: Type.String(), note_val: Type.String(), verbosity: Type.Integer(), note_timestamp: Type.String(), resolved_url_value: Nullable(Type.String()) })
-const StepSummarySchema = Type.Object({ id: Type.String(), url: Type.String(), index: Type.Integer({ minimum: 1 }), state: Nullable(Type.String()), notes: Type.Array(NoteSchema) })
+const NoteSchema = Type.Object({
+  note_id: Type.String(),
+  assoc_id: Type.String(),
+  subject: Type.String(),
+  sub_type: Type.String(),
+  note_val: Type.String(),
+  verbosity: Type.Integer(),
+  note_timestamp: Type.String(),
+  resolved_url_value: Nullable(Type.String())
+})
+const StepSummarySchema = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  index: Type.Integer({ minimum: 1 }),
+  state: Nullable(Type.String()),
+  notes: Type.Array(NoteSchema)
+})
 
 /** An action as GET /actions lists it (seed 000 §2.3). */
 export const ActionSchema = Type.Object({
@@ -56,11 +71,25 @@ export const ActionSchema = Type.Object({
   notes: Type.Array(NoteSchema)
 })
 
-export const ValidationFailureSchema = Type.Object({ id: Type.String(), action_id: Type.String(), validation_name: Type.String(), details: Type.String() })
-const AuditSchema = Type.Object({ id: Type.String(), action_id: Type.String(), command: Type.String(), user: Type.String(), datetime: Type.String() })
+export const ValidationFailureSchema = Type.Object({
+  id: Type.String(),
+  action_id: Type.String(),
+  validation_name: Type.String(),
+  details: Type.String()
+})
+const AuditSchema = Type.Object({
+  id: Type.String(),
+  action_id: Type.String(),
+  command: Type.String(),
+  user: Type.String(),
+  datetime: Type.String()
+})
 
 /** GET /actions/{id}: the list entry with validations and the command audit. */
-export const ActionDetailSchema = Type.Intersect([ActionSchema, Type.Object({ validations: Type.Array(ValidationFailureSchema), command_audit: Type.Array(AuditSchema) })])
+export const ActionDetailSchema = Type.Intersect([
+  ActionSchema,
+  Type.Object({ validations: Type.Array(ValidationFailureSchema), command_audit: Type.Array(AuditSchema) })
+])
 
 /** The 201 of POST /actions (seed 000 §4.7): `timestamp` in place of `datetime`. */
 export const CreatedActionSchema = Type.Object({

@@ -33,7 +33,10 @@ const WorkflowStepSchema = Type.Object({
   state: Nullable(Type.String()),
   operator: Nullable(Type.String())
 })
-export const WorkflowDetailSchema = Type.Intersect([WorkflowSchema, Type.Object({ steps: Type.Array(WorkflowStepSchema), sub_dags: Type.Array(WorkflowSchema) })])
+export const WorkflowDetailSchema = Type.Intersect([
+  WorkflowSchema,
+  Type.Object({ steps: Type.Array(WorkflowStepSchema), sub_dags: Type.Array(WorkflowSchema) })
+])
 
 export const SITE_STATUS_FILTERS = ['nodes-provision-status', 'machines-power-state'] as const
 export type SiteStatusFilter = (typeof SITE_STATUS_FILTERS)[number]

@@ -53,7 +53,12 @@ describe.skipIf(!CONTRACTS_PRESENT)('the engine client against stub-engine and t
     const contract = contractChecker()
     for (const exchange of proxy.exchanges) {
       contract.request(exchange.method, exchange.path, exchange.body)
-      contract.response(exchange.method, exchange.path, { status: exchange.status, body: exchange.response, headers: new Headers(), text: exchange.text })
+      contract.response(exchange.method, exchange.path, {
+        status: exchange.status,
+        body: exchange.response,
+        headers: new Headers(),
+        text: exchange.text
+      })
     }
     const operations = new Set(proxy.exchanges.map((e) => `${e.method} ${e.path.split('?')[0]?.replace(/\/(A1|T1|nope|no_such_dag|deploy_site|test_site|action_xcom)(?=\/|$)/g, '/{}') ?? ''}`))
     expect([...operations].sort()).toEqual([

@@ -14,7 +14,11 @@ const PG_URL = process.env.TEST_DATABASE_URL
 if (PG_URL === undefined || PG_URL === '') console.warn('orchestrator database tests: TEST_DATABASE_URL is not set; the PostgreSQL half of each is reported as skipped')
 
 /** Each database opened fresh; `reopen` gives a new connection to the same data (restart). */
-export const DATABASES: Array<{ name: string, skip: boolean, open: () => Promise<{ repos: Repositories, reopen: () => Promise<Repositories> }> }> = [
+export const DATABASES: Array<{
+  name: string
+  skip: boolean
+  open: () => Promise<{ repos: Repositories, reopen: () => Promise<Repositories> }>
+}> = [
   {
     name: 'sqlite',
     skip: false,
@@ -23,7 +27,14 @@ export const DATABASES: Array<{ name: string, skip: boolean, open: () => Promise
       onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
       const repos = openSqlite(dir)
       onTestFinished(async () => { await repos.close() })
-      return { repos, reopen: async () => { const again = openSqlite(dir); onTestFinished(async () => { await again.close() }); return again } }
+      return {
+        repos,
+        reopen: async () => {
+          const again = openSqlite(dir)
+          onTestFinished(async () => { await again.close() })
+          return again
+        }
+      }
     }
   },
   {
@@ -37,7 +48,14 @@ export const DATABASES: Array<{ name: string, skip: boolean, open: () => Promise
       onTestFinished(async () => { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.end() })
       const repos = await openPostgres(String(PG_URL), { schema })
       onTestFinished(async () => { await repos.close() })
-      return { repos, reopen: async () => { const again = await openPostgres(String(PG_URL), { schema }); onTestFinished(async () => { await again.close() }); return again } }
+      return {
+        repos,
+        reopen: async () => {
+          const again = await openPostgres(String(PG_URL), { schema })
+          onTestFinished(async () => { await again.close() })
+          return again
+        }
+      }
     }
   }
 ]

@@ -30,7 +30,14 @@ export async function startPassThrough (target: string, answer?: (path: string) 
     delete headers['content-length']
     const forwarded = await request(target + incoming.url, { method: incoming.method as 'GET', headers, body: sent })
     const text = await forwarded.body.text()
-    exchanges.push({ method: incoming.method, path: incoming.url, body: sent === undefined ? undefined : jsonOrText(sent), status: forwarded.statusCode, response: jsonOrText(text), text })
+    exchanges.push({
+      method: incoming.method,
+      path: incoming.url,
+      body: sent === undefined ? undefined : jsonOrText(sent),
+      status: forwarded.statusCode,
+      response: jsonOrText(text),
+      text
+    })
     return await reply.code(forwarded.statusCode).header('content-type', forwarded.headers['content-type'] ?? 'application/json').send(text)
   })
   await app.listen({ host: '127.0.0.1', port: 0 })

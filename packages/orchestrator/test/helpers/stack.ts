@@ -102,7 +102,15 @@ export async function buildTestStack (options: TestStackOptions = {}) {
     const lock = createApiLock({ repos, leaseS: options.leaseS ?? 60 })
     const configdocs = createConfigdocs({ store: storeClient, validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? 1000 }), lock, deploymentVersion: options.deploymentVersion })
     const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 500, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') }) })
-    const actions = createActions({ repos, engine: engineClient, store: storeClient, notes, designRef: configdocs.designRef, deploymentVersionCommit: options.deploymentVersion?.commit, reads: watch?.reads })
+    const actions = createActions({
+      repos,
+      engine: engineClient,
+      store: storeClient,
+      notes,
+      designRef: configdocs.designRef,
+      deploymentVersionCommit: options.deploymentVersion?.commit,
+      reads: watch?.reads
+    })
     const app = await buildApp({
       authenticator: testAuthenticator(),
       policy: createPolicy(POLICY_DEFAULTS, options.policy),
@@ -110,7 +118,10 @@ export async function buildTestStack (options: TestStackOptions = {}) {
       actions,
       notes,
       workflows: createWorkflows({ engine: engineClient, reads: watch?.reads }),
-      siteStatuses: createSiteStatuses({ provisioner: createProvisionerClient({ baseUrl: urls.provisioner, timeoutMs: options.timeoutMs ?? 1000 }), legacyKeys: false }),
+      siteStatuses: createSiteStatuses({
+        provisioner: createProvisionerClient({ baseUrl: urls.provisioner, timeoutMs: options.timeoutMs ?? 1000 }),
+        legacyKeys: false
+      }),
       logger: false,
       bodyLimitBytes: 256 * 1024
     })

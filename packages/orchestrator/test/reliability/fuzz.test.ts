@@ -45,7 +45,9 @@ const yamlBody = fc.oneof(
 )
 const parameters = fc.oneof(
   fc.dictionary(nasty, fc.oneof(nasty, fc.constant(null), fc.integer(), fc.array(nasty, { maxLength: 3 }))),
-  fc.record({ target_nodes: fc.oneof(fc.array(fc.oneof(nasty, fc.integer(), fc.constant(null)), { maxLength: 4 }), nasty, fc.constant({})) }),
+  fc.record({
+    target_nodes: fc.oneof(fc.array(fc.oneof(nasty, fc.integer(), fc.constant(null)), { maxLength: 4 }), nasty, fc.constant({}))
+  }),
   fc.record({ 'continue-on-fail': fc.oneof(nasty, fc.boolean()) }),
   fc.constantFrom(null, [], 'x', 7, JSON.parse('{"__proto__":{"polluted":true}}') as unknown,
     JSON.parse('{"constructor":{"prototype":{"polluted":true}}}') as unknown, { constructor: { prototype: 1 }, toString: 'x', valueOf: [] })
@@ -57,7 +59,11 @@ const actionName = fc.oneof(
   fc.constantFrom(1, null, true, ['deploy_site'], { name: 'deploy_site' })
 )
 const actionBody = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(actionName, fc.option(parameters)).map(([name, params]) => JSON.stringify(params === null ? { name } : { name, parameters: params })) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(actionName, fc.option(parameters))
+      .map(([name, params]) => JSON.stringify(params === null ? { name } : { name, parameters: params }))
+  },
   fc.constantFrom('{"name":', '[]', 'null', '""', '{}', '{"name":"test_site","__proto__":{"x":1}}', '{"name":"test_site"}{"x":1}', `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
     `{"name":"${'x'.repeat(300_000)}"}`, '{"name":"\\ud800"}', aliasBomb),
   fc.json(),
@@ -146,7 +152,14 @@ const rawSegment = fc.constantFrom('..', '.', '%2e%2e', '..%2f..%2fetc', '%2F', 
 const segmentOf = (value: fc.Arbitrary<string>): fc.Arbitrary<string> =>
   fc.oneof({ weight: 8, arbitrary: value.map(encodeURIComponent) }, { weight: 1, arbitrary: rawSegment })
 
-interface FuzzRequest { route: string, method: string, url: string, body: string | undefined, type: string | undefined, marker: string | undefined }
+interface FuzzRequest {
+  route: string
+  method: string
+  url: string
+  body: string | undefined
+  type: string | undefined
+  marker: string | undefined
+}
 
 function requestsFor (route: { method: string, url: string }, params: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<FuzzRequest> {
   const name = `${route.method} ${route.url}`
@@ -158,7 +171,9 @@ function requestsFor (route: { method: string, url: string }, params: Record<str
   const json = name === `POST ${API}/actions`
   const body = yaml
     ? fc.oneof({ weight: 4, arbitrary: yamlBody }, { weight: 1, arbitrary: anyBody })
-    : json ? fc.oneof({ weight: 4, arbitrary: actionBody }, { weight: 1, arbitrary: anyBody }) : fc.option(anyBody, { freq: 3 }).map((b) => b ?? undefined)
+    : json
+      ? fc.oneof({ weight: 4, arbitrary: actionBody }, { weight: 1, arbitrary: anyBody })
+      : fc.option(anyBody, { freq: 3 }).map((b) => b ?? undefined)
   // mostly the type the route takes, so that bodies get past the content-type check
   const fitting = yaml ? fc.constantFrom('application/x-yaml', 'application/yaml', 'text/yaml', 'text/plain') : json ? fc.constantFrom('application/json', 'application/json; charset=utf-8') : fc.constant(undefined)
   return fc.record({
@@ -167,7 +182,11 @@ function requestsFor (route: { method: string, url: string }, params: Record<str
     method: fc.oneof({ weight: 9, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') }),
     url: fc.tuple(fc.tuple(...segments), fc.option(queryString(name), { freq: 2 })).map(([path, query]) => query === null ? path.join('/') : `${path.join('/')}?${query}`),
     body,
-    type: fc.oneof({ weight: 3, arbitrary: fitting }, { weight: 1, arbitrary: contentType }, { weight: 1, arbitrary: fc.constant(undefined) }),
+    type: fc.oneof(
+      { weight: 3, arbitrary: fitting },
+      { weight: 1, arbitrary: contentType },
+      { weight: 1, arbitrary: fc.constant(undefined) }
+    ),
     marker: fc.option(fc.oneof(fc.uuid(), fc.string({ unit: 'binary-ascii', maxLength: 60 }).map((s) => s.replace(/[^\x20-\x7e]/g, ''))), { freq: 4 }).map((m) => m ?? undefined)
   })
 }

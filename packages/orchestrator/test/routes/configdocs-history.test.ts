@@ -151,7 +151,8 @@ async function check (stack: Stack, model: Model, step: string): Promise<void> {
       // a collection the status list shows present on a side reads 200 there, and one it omits or shows
       // absent reads 404 (the buffer side lists the whole buffer revision, its reads only what it changed)
       if (expected.status === 200) {
-        for (const entry of expected.body as Array<{ collection_name: string, base_version: Version, base_status: string, new_status: string }>) {
+        const entries = expected.body as Array<{ collection_name: string, base_version: Version, base_status: string, new_status: string }>
+        for (const entry of entries) {
           if (entry.base_version !== 'buffer') {
             const present = entry.base_status === 'present'
             expect(model.read(entry.collection_name, entry.base_version).status, `${step}: list vs read`).toBe(present ? 200 : 404)

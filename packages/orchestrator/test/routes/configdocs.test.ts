@@ -87,7 +87,8 @@ describe('POST /api/v1.0/configdocs/{collection_id}', () => {
     const messages = body.details.errorList.map((entry: { message: string }) => entry.message)
     expect(messages.length).toBeGreaterThan(1)
     expect(new Set(messages).size).toBe(messages.length)
-    expect(body.details.errorList.every((entry: { error: boolean, documents?: unknown }) => entry.error && Array.isArray(entry.documents))).toBe(true)
+    const complete = (entry: { error: boolean, documents?: unknown }) => entry.error && Array.isArray(entry.documents)
+    expect(body.details.errorList.every(complete)).toBe(true)
     expect(unsuitable.body).not.toContain('kind: Status')
   })
 

@@ -71,6 +71,11 @@ export function browserPage (options: { name: string }) {
 function record (page: Page, into: Sent[]): void {
   page.on('requestfinished', async (request: Request) => {
     const sizes = await request.sizes()
-    into.push({ url: request.url(), method: request.method(), headers: request.headers(), bytes: sizes.responseBodySize + sizes.responseHeadersSize })
+    into.push({
+      url: request.url(),
+      method: request.method(),
+      headers: request.headers(),
+      bytes: sizes.responseBodySize + sizes.responseHeadersSize
+    })
   })
 }

@@ -49,11 +49,17 @@ export function buildContext (repoRoot: string): string[] {
 }
 
 /** Builds every stage of `dockerfile` under `workRoot`; answers the stages by name, the last one as `final`. */
-export function reproduceStages (options: { repoRoot: string, dockerfile: string, workRoot: string, env: NodeJS.ProcessEnv }): Map<string, Stage> {
+export function reproduceStages (options: {
+  repoRoot: string
+  dockerfile: string
+  workRoot: string
+  env: NodeJS.ProcessEnv
+}): Map<string, Stage> {
   const context = buildContext(options.repoRoot)
   const stages = new Map<string, Stage>()
   let stage: Stage | undefined
-  const inStage = (current: Stage, path: string): string => join(current.root, posix.isAbsolute(path) ? path : posix.join(current.workdir, path))
+  const inStage = (current: Stage, path: string): string =>
+    join(current.root, posix.isAbsolute(path) ? path : posix.join(current.workdir, path))
 
   function copy (current: Stage, args: string): void {
     const words = args.split(/\s+/)

@@ -65,7 +65,12 @@ export interface RunnerProcess {
  * `npm start`'s runner (src/cli.ts) on `dataDir` and `ports`, killed after the test if still running. `underParent`
  * starts it through a parent process that stands for npm (its output passed through): `child` is then that parent.
  */
-export function startRunner (dataDir: string, ports: Record<ProcessName, number>, env: Record<string, string> = {}, underParent = false): RunnerProcess {
+export function startRunner (
+  dataDir: string,
+  ports: Record<ProcessName, number>,
+  env: Record<string, string> = {},
+  underParent = false
+): RunnerProcess {
   const portEnv = Object.fromEntries(PROCESS_NAMES.map((name) => [PORT_VARIABLES[name], String(ports[name])]))
   const args = underParent
     ? ['-e', 'require("node:child_process").spawn(process.execPath, [process.argv[1]], { stdio: "inherit" })', CLI]

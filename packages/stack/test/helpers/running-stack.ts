@@ -10,7 +10,12 @@ import { startStack, type ProcessName, type Stack } from '../../src/stack.ts'
 export interface CallOptions { body?: string, json?: unknown, type?: string, base?: string }
 
 /** `callTimeoutMs` bounds each call. */
-export function runningStack (options: { name: string, adminToken: string, callTimeoutMs: number, env: Partial<Record<ProcessName, Record<string, string>>> }) {
+export function runningStack (options: {
+  name: string
+  adminToken: string
+  callTimeoutMs: number
+  env: Partial<Record<ProcessName, Record<string, string>>>
+}) {
   const logs: string[] = []
   let stack: Stack | undefined
   let dataDir = ''

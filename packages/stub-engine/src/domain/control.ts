@@ -179,7 +179,11 @@ export function createControl (shared: EngineState, executor: Executor, reads: P
     changed()
   }
 
-  function clearRun (dagId: string, runId: string, body: { dry_run: boolean, only_failed: boolean }): { dryRun: true, tis: TaskInstanceResponse[] } | { dryRun: false, run: DAGRunResponse } {
+  function clearRun (
+    dagId: string,
+    runId: string,
+    body: { dry_run: boolean, only_failed: boolean }
+  ): { dryRun: true, tis: TaskInstanceResponse[] } | { dryRun: false, run: DAGRunResponse } {
     defOf(dagId)
     const run = runOf(dagId, runId)
     const selected = run.tis.filter((t) => !body.only_failed || t.state === 'failed' || t.state === 'upstream_failed')
@@ -198,7 +202,10 @@ export function createControl (shared: EngineState, executor: Executor, reads: P
       targets = [runOf(dagId, body.dag_run_id)]
     } else {
       targets = runsInOrder().filter((r) => r.dag_id === dagId &&
-        inRanges({ logical_date: r.logical_date ?? r.run_after }, { logical_date_gte: body.start_date ?? undefined, logical_date_lte: body.end_date ?? undefined }))
+        inRanges(
+          { logical_date: r.logical_date ?? r.run_after },
+          { logical_date_gte: body.start_date ?? undefined, logical_date_lte: body.end_date ?? undefined }
+        ))
     }
     const wanted = new Map<string, number | null>()
     for (const entry of body.task_ids ?? def.tasks.map((t) => t.task_id)) {
@@ -242,7 +249,13 @@ export function createControl (shared: EngineState, executor: Executor, reads: P
     return out
   }
 
-  function patchTaskInstance (dagId: string, runId: string, taskId: string, mapIndex: number | undefined, body: PatchTaskInstanceBody): TaskInstanceResponse[] {
+  function patchTaskInstance (
+    dagId: string,
+    runId: string,
+    taskId: string,
+    mapIndex: number | undefined,
+    body: PatchTaskInstanceBody
+  ): TaskInstanceResponse[] {
     const { run, tis } = findTis(dagId, runId, taskId)
     const chosen = mapIndex === undefined ? tis : tis.filter((t) => t.map_index === mapIndex)
     if (chosen.length === 0) throw tiNotFound(dagId, runId, taskId, mapIndex ?? -1)

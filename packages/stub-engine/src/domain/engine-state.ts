@@ -115,7 +115,13 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
 
   // ---- logs
 
-  function appendLog (ti: TaskInstanceRecord, tryNumber: number, level: LogLevel, event: string, extra: Record<string, unknown> = {}): void {
+  function appendLog (
+    ti: TaskInstanceRecord,
+    tryNumber: number,
+    level: LogLevel,
+    event: string,
+    extra: Record<string, unknown> = {}
+  ): void {
     const lines = ti.logs[String(tryNumber)] ?? (ti.logs[String(tryNumber)] = [])
     const line: LogLine = { timestamp: isoNow(), event, level, logger: 'task', ...extra }
     lines.push(line)

@@ -60,7 +60,13 @@ export class TaskFailure extends Error { override name = 'TaskFailure' }
 
 export interface OperatorResult { follow?: string[] }
 
-interface ActionConf { id?: string, user?: string, context_marker?: string, committed_rev_id?: number, parameters?: Record<string, unknown> }
+interface ActionConf {
+  id?: string
+  user?: string
+  context_marker?: string
+  committed_rev_id?: number
+  parameters?: Record<string, unknown>
+}
 
 function actionOf (conf: Record<string, unknown>): ActionConf {
   const action = conf.action
@@ -232,7 +238,9 @@ const OPERATORS: Record<TaskKind, (ctx: OperatorContext) => Promise<OperatorResu
     const nodes = await targetNodes(ctx)
     const revision = designRevision(ctx.conf)
     let documents: unknown[] = []
-    if (revision !== null && ctx.effects.store !== null) documents = await ctx.effects.store.renderedDocuments(revision, callContext(ctx.conf))
+    if (revision !== null && ctx.effects.store !== null) {
+      documents = await ctx.effects.store.renderedDocuments(revision, callContext(ctx.conf))
+    }
     for (const node of nodes) {
       const labels = designLabels(documents, node) ?? { ...FIXED_NODE_LABELS }
       await ctx.effects.bootstrap.putNodeLabels(node, labels, callContext(ctx.conf))

@@ -185,7 +185,13 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
       (f.runTypes === undefined || f.runTypes.includes(r.run_type)) &&
       (like === undefined || like(r.dag_run_id)) &&
       (userLike === undefined || (r.triggering_user_name !== null && userLike(r.triggering_user_name))) &&
-      inRanges({ run_after: r.run_after, logical_date: r.logical_date, start_date: r.start_date, end_date: r.end_date, updated_at: r.updated_at }, f.ranges))
+      inRanges({
+        run_after: r.run_after,
+        logical_date: r.logical_date,
+        start_date: r.start_date,
+        end_date: r.end_date,
+        updated_at: r.updated_at
+      }, f.ranges))
     const ordered = orderItems(matched, f.orderBy, RUN_ORDER, (r) => r.seq)
     const page = paginate(ordered, f.offset, f.limit, f.unclamped === true ? undefined : options.maxPageLimit)
     return { items: page.items.map((r) => runView(r, dags.get(r.dag_id)!)), total: page.total }
@@ -235,7 +241,14 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
   }
 
   /** One try's log from `token` on (or all of it); the token stays until the try has ended and all is read. */
-  function logOf (dagId: string, runId: string, taskId: string, tryNumber: number, mapIndex: number, read: { fullContent: boolean, token?: string }): { content: StructuredLogMessage[], token: string | null } {
+  function logOf (
+    dagId: string,
+    runId: string,
+    taskId: string,
+    tryNumber: number,
+    mapIndex: number,
+    read: { fullContent: boolean, token?: string }
+  ): { content: StructuredLogMessage[], token: string | null } {
     defOf(dagId)
     const run = runs.get(key(dagId, runId))
     const ti = run?.tis.find((t) => t.task_id === taskId && t.map_index === mapIndex)

@@ -35,7 +35,8 @@ const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt _](\d{2}):(\d{2})(?::(\d{2})(?:
 export function readDateTime (text: string): string | 'naive' | null {
   const m = DATETIME.exec(text)
   if (m === null) return null
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number]
+  const [year, month, day, hour, minute, second] =
+    [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number]
   const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeapYear(year) ? 1 : 0)
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return null
   if (m[4] === undefined || (m[8] === undefined && m[9] === undefined)) return 'naive'

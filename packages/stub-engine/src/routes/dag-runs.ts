@@ -84,7 +84,10 @@ export const dagRunRoutes: FastifyPluginAsync<{ engine: Engine }> = async (app, 
 
   app.post<{ Params: RunParams }>('/api/v2/dags/:dag_id/dagRuns/:dag_run_id/clear', { config: { access: 'write' } }, async (request) => {
     const body = checkBody<DAGRunClearBody>(DAGRunClearBodySchema, request.body)
-    const result = engine.clearRun(request.params.dag_id, request.params.dag_run_id, { dry_run: body.dry_run ?? true, only_failed: body.only_failed ?? false })
+    const result = engine.clearRun(request.params.dag_id, request.params.dag_run_id, {
+      dry_run: body.dry_run ?? true,
+      only_failed: body.only_failed ?? false
+    })
     return result.dryRun ? { task_instances: result.tis, total_entries: result.tis.length } : result.run
   })
 }

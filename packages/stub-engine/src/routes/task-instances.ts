@@ -130,7 +130,8 @@ export const taskInstanceRoutes: FastifyPluginAsync<{ engine: Engine }> = async 
     const fullContent = q.bool('full_content') ?? false
     const token = q.string('token')
     q.done()
-    const result = engine.logOf(p.dag_id, p.dag_run_id, p.task_id, tryNumber, mapIndex, token === undefined ? { fullContent } : { fullContent, token })
+    const read = token === undefined ? { fullContent } : { fullContent, token }
+    const result = engine.logOf(p.dag_id, p.dag_run_id, p.task_id, tryNumber, mapIndex, read)
     const accept = request.headers.accept ?? '*/*'
     if (accept.includes('application/x-ndjson')) {
       if (result.token !== null) reply.header('Airflow-Continuation-Token', result.token)

@@ -46,7 +46,10 @@ export async function startTargets (hostnames: string[] = ['n1', 'n2']): Promise
         const node = targets.nodes.get(decodeURIComponent(m[1]!))
         if (node === undefined) return json(404, { message: 'unknown node' })
         const change = body as { status_name?: string, power_state?: string }
-        if (change.status_name !== undefined) { node.status_name = change.status_name; targets.history.get(node.hostname)!.push(change.status_name) }
+        if (change.status_name !== undefined) {
+          node.status_name = change.status_name
+          targets.history.get(node.hostname)!.push(change.status_name)
+        }
         if (change.power_state !== undefined) node.power_state = change.power_state
         return json(200, node)
       }

@@ -8,7 +8,12 @@ const COMMIT_TAGS = new Set(['committed', 'rollback_commit'])
 
 interface RevisionList { results?: Array<{ id?: unknown, tags?: unknown }> }
 
-export function createStoreClient (options: { baseUrl: string, timeoutMs: number, serviceToken?: string | undefined, dispatcher?: Dispatcher | undefined }): DesignSource {
+export function createStoreClient (options: {
+  baseUrl: string
+  timeoutMs: number
+  serviceToken?: string | undefined
+  dispatcher?: Dispatcher | undefined
+}): DesignSource {
   const http = createHttpClient({
     component: 'store',
     baseUrl: options.baseUrl,

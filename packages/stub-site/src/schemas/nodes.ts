@@ -100,11 +100,25 @@ export type Fault = Static<typeof FaultSchema>
 export interface KubeNode {
   kind: 'Node'
   apiVersion: 'v1'
-  metadata: { name: string, uid: string, resourceVersion: string, creationTimestamp: string, labels: Labels, annotations: Record<string, string> }
+  metadata: {
+    name: string
+    uid: string
+    resourceVersion: string
+    creationTimestamp: string
+    labels: Labels
+    annotations: Record<string, string>
+  }
   spec: Record<string, unknown>
   status: {
     addresses: Array<{ type: string, address: string }>
-    conditions: Array<{ type: string, status: string, reason: string, message: string, lastHeartbeatTime: string, lastTransitionTime: string }>
+    conditions: Array<{
+      type: string
+      status: string
+      reason: string
+      message: string
+      lastHeartbeatTime: string
+      lastTransitionTime: string
+    }>
     nodeInfo: Record<string, string>
   }
 }

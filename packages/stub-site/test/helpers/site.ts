@@ -69,7 +69,10 @@ export async function startFakeStore (revisions: FakeRevision[]) {
 }
 
 /** A drydock/BaremetalNode/v1 document as a site design writes it. */
-export function baremetalNode (name: string, options: { oob?: string, pxe?: string, calico?: string, labels?: Record<string, unknown>, abstract?: boolean } = {}) {
+export function baremetalNode (
+  name: string,
+  options: { oob?: string, pxe?: string, calico?: string, labels?: Record<string, unknown>, abstract?: boolean } = {}
+) {
   const addressing = [
     ...(options.oob === undefined ? [] : [{ network: 'oob', address: options.oob }]),
     ...(options.pxe === undefined ? [] : [{ network: 'pxe', address: options.pxe }]),

@@ -37,7 +37,14 @@ const BUILT_IN: Record<string, Mapping> = {
 
 // DataSchemas are JSON Schema draft 4 (spec §11)
 const Ajv04 = AjvDraft04.default
-const ajv = new Ajv04({ strict: false, allErrors: true, validateSchema: false, validateFormats: false, logger: false, unicodeRegExp: false })
+const ajv = new Ajv04({
+  strict: false,
+  allErrors: true,
+  validateSchema: false,
+  validateFormats: false,
+  logger: false,
+  unicodeRegExp: false
+})
 const compiled = new Map<string, ValidateFunction | Error>()
 
 /** Without `$schema`: DataSchemas name meta-schema URIs (`http://json-schema.org/schema#`) ajv does not hold. */

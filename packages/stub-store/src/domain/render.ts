@@ -69,7 +69,10 @@ export interface RenderOptions {
  * are redacted (spec §9.7.4); substitution paths stay as written, so DataSchema validation masks the real
  * destinations (§11), and the redaction of §9.10 step 7 and §12 hashes them when the document is shown.
  */
-export function renderDocuments (docs: RenderDocument[], options: RenderOptions): { documents: RenderDocument[], returned: (d: RenderDocument) => boolean } {
+export function renderDocuments (
+  docs: RenderDocument[],
+  options: RenderOptions
+): { documents: RenderDocument[], returned: (d: RenderDocument) => boolean } {
   const policyDoc = docs.find((d) => d.schema.startsWith(LAYERING_POLICY))
   if (policyDoc === undefined) throw err(409, 'LayeringPolicyNotFound', 'Required LayeringPolicy was not found for layering.')
   const policyData = policyDoc.data

@@ -132,7 +132,8 @@ export function createStore (deps: StoreDeps) {
       // spec §5.1 step 3
       const livePolicy = owned.find((d) => d.schema.startsWith(LAYERING_POLICY))
       if (livePolicy !== undefined) {
-        const conflicting = incoming.filter((d) => d.schema.startsWith(LAYERING_POLICY) && d.key !== metaKey(livePolicy.schema, livePolicy.layer, livePolicy.name))
+        const conflicting = incoming.filter((d) => d.schema.startsWith(LAYERING_POLICY) &&
+          d.key !== metaKey(livePolicy.schema, livePolicy.layer, livePolicy.name))
         if (conflicting.length > 0) {
           throw new StoreError(409, 'SingletonDocumentConflict', `A singleton document [${livePolicy.schema}, ${livePolicy.layer === '' ? 'None' : livePolicy.layer}] ${livePolicy.name} already exists in the system. The new document(s) ${conflicting.map((d) => `[${d.schema}, ${d.layer === '' ? 'None' : d.layer}] ${d.name}`).join(', ')} cannot be created. To create a document with a new name, delete the current one first.`)
         }
@@ -166,7 +167,9 @@ export function createStore (deps: StoreDeps) {
         }
         const dataHash = contentHash(data)
         const metadataHash = contentHash(doc.metadata)
-        const origin = current !== undefined && current.data_hash === dataHash && current.metadata_hash === metadataHash ? current.origin_revision : rev
+        const origin = current !== undefined && current.data_hash === dataHash && current.metadata_hash === metadataHash
+          ? current.origin_revision
+          : rev
         const id = db.insertDocument({
           revision_id: rev,
           bucket,
@@ -195,7 +198,12 @@ export function createStore (deps: StoreDeps) {
     return row === undefined ? undefined : decodeValue(row.data, row.special === 1)
   }
 
-  function writeTombstone (rev: number, bucket: string, d: { schema: string, layer: string, name: string, metadata: string }, createdAt: string): void {
+  function writeTombstone (
+    rev: number,
+    bucket: string,
+    d: { schema: string, layer: string, name: string, metadata: string },
+    createdAt: string
+  ): void {
     db.insertDocument({
       revision_id: rev,
       bucket,
@@ -233,7 +241,9 @@ export function createStore (deps: StoreDeps) {
     if (wantedTags.length > 0) {
       // spec §6.3: a revision having any of the tags; Deckhand (quirk mode, ledger 4) looks at its first tag only
       const firstTags = quirks ? db.firstTags() : undefined
-      results = results.filter((r) => firstTags !== undefined ? firstTagMatches(firstTags.get(r.id), wantedTags) : r.tags.some((t) => wantedTags.includes(t)))
+      results = results.filter((r) => firstTags !== undefined
+        ? firstTagMatches(firstTags.get(r.id), wantedTags)
+        : r.tags.some((t) => wantedTags.includes(t)))
     }
     const order = values(query, 'order').at(-1)
     results = sortItems(results, values(query, 'sort'), order === 'desc' ? 'desc' : 'asc')
@@ -358,7 +368,9 @@ export function createStore (deps: StoreDeps) {
   }
 
   function diffSide (id: number): DiffSide<HashedDocument> {
-    const documents = id === 0 ? [] : db.liveSummaries(id).map((d) => ({ bucket: d.bucket, dataHash: d.data_hash, metadataHash: d.metadata_hash }))
+    const documents = id === 0
+      ? []
+      : db.liveSummaries(id).map((d) => ({ bucket: d.bucket, dataHash: d.data_hash, metadataHash: d.metadata_hash }))
     return { revision: id, documents }
   }
 
@@ -407,7 +419,9 @@ export function createStore (deps: StoreDeps) {
       const latestLive = latest === undefined ? [] : db.liveSummaries(latest.id)
       if (latestLive.some((d) => (JSON.parse(d.metadata) as Mapping).storagePolicy === 'encrypted') && !access.can(RULES.createEncrypted)) throw forbidden()
       // spec §13.3: the target's live set; Deckhand (quirk mode) restores oldest copies instead (quirkRollbackRows)
-      const targetRows = target === 0 ? [] : quirks ? quirkRollbackRows(db.writesOf(target), db.writesBefore(target)) : db.liveDocuments(target)
+      const targetRows = target === 0
+        ? []
+        : quirks ? quirkRollbackRows(db.writesOf(target), db.writesBefore(target)) : db.liveDocuments(target)
       const targetBuckets = new Set(targetRows.map((d) => d.bucket))
       const latestHashes = new Set(latestLive.map((d) => `${d.data_hash}:${d.metadata_hash}`))
       const createdAt = now()

@@ -25,7 +25,14 @@ export function createValidations (deps: { db: StoreDb, now: () => string, revis
       throw new StoreError(400, 'HTTPBadRequest', 'Validation payload must contain keys: "status", "validator".')
     }
     const errors = isMapping(v) && Array.isArray(v.errors) ? v.errors : []
-    db.insertValidation({ revision_id: id, name, status, validator: encodeStoredValue(validator), errors: encodeStoredValue(errors), created_at: now() })
+    db.insertValidation({
+      revision_id: id,
+      name,
+      status,
+      validator: encodeStoredValue(validator),
+      errors: encodeStoredValue(errors),
+      created_at: now()
+    })
     return { status, validator }
   }
 
@@ -52,7 +59,13 @@ export function createValidations (deps: { db: StoreDb, now: () => string, revis
     const expected = expectedValidations(id)
     const entries: PostedEntry[] = db.validationsOf(id).map((r) => {
       const errors = decodeStoredValue(r.errors) as unknown[]
-      const entry: PostedEntry = { name: r.name, status: r.status, createdAt: r.created_at, expiresAfter: expected?.get(r.name) ?? null, errors }
+      const entry: PostedEntry = {
+        name: r.name,
+        status: r.status,
+        createdAt: r.created_at,
+        expiresAfter: expected?.get(r.name) ?? null,
+        errors
+      }
       if (expected !== undefined && !expected.has(r.name)) {
         entry.status = `ignored [${r.status}]`
         entry.errors = [...errors, { message: `The result for this validation was externally registered but has been ignored because it is not found in the validations for ValidationPolicy [${VALIDATION_POLICY}/v1] for revision ${id}.` }]

@@ -41,7 +41,12 @@ export function bodyOf (res: LightMyRequestResponse): any {
   return docs[0]
 }
 
-export async function put (app: FastifyInstance, bucket: string, body: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export async function put (
+  app: FastifyInstance,
+  bucket: string,
+  body: string,
+  headers: Record<string, string> = {}
+): Promise<LightMyRequestResponse> {
   return await app.inject({ method: 'PUT', url: `/api/v1.0/buckets/${bucket}/documents`, headers: { ...YAML, ...headers }, payload: body })
 }
 
@@ -49,7 +54,12 @@ export async function get (app: FastifyInstance, path: string, headers: Record<s
   return await app.inject({ method: 'GET', url: `/api/v1.0${path}`, headers })
 }
 
-export async function post (app: FastifyInstance, path: string, body?: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export async function post (
+  app: FastifyInstance,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {}
+): Promise<LightMyRequestResponse> {
   return await app.inject({ method: 'POST', url: `/api/v1.0${path}`, headers: body === undefined ? headers : { ...YAML, ...headers }, ...(body === undefined ? {} : { payload: body }) })
 }
 
