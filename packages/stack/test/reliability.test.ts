@@ -16,7 +16,7 @@ const running = runningStack({
   adminToken: ADMIN,
   callTimeoutMs: 30_000,
   env: {
-    engine: { ENGINE_TASK_MS: '30' },
+    engine: { ENGINE_TASK_MS: '30', LOG_LEVEL: 'debug' },
     orchestrator: { TAG_POLL_INTERVAL_MS: '200', COMMIT_LOCK_LEASE_S: String(LEASE_S), LOG_LEVEL: 'debug' },
     bootstrap: { LOG_LEVEL: 'debug' },
     store: { LOG_LEVEL: 'debug' }

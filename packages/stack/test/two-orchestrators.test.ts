@@ -46,6 +46,8 @@ describe.skipIf(PG_URL === '')('two orchestrators on one PostgreSQL database', (
 
   /** The second orchestrator: the first's environment with another port, a process of its own. */
   let second: { url: string, child: ChildProcess } | undefined
+  /** Every second orchestrator started, stopped after the tests whatever happened to them. */
+  const children: ChildProcess[] = []
   async function startSecond (): Promise<{ url: string, child: ChildProcess }> {
     const dataDir = running.dataDir
     const port = await freePort()
@@ -65,6 +67,7 @@ describe.skipIf(PG_URL === '')('two orchestrators on one PostgreSQL database', (
       env: { ...process.env, ...env, ...ORCHESTRATOR_ENV, PORT: String(port), LOG_LEVEL: 'warn' },
       stdio: 'ignore'
     })
+    children.push(child)
     const url = `http://127.0.0.1:${port}`
     const deadline = Date.now() + 30_000
     while (Date.now() < deadline) {
@@ -74,7 +77,7 @@ describe.skipIf(PG_URL === '')('two orchestrators on one PostgreSQL database', (
     child.kill('SIGKILL')
     throw new Error('the second orchestrator did not become healthy')
   }
-  afterAll(() => { second?.child.kill('SIGKILL') })
+  afterAll(() => { for (const child of children) child.kill('SIGKILL') })
 
   const via = (which: 0 | 1) => async (method: string, path: string, body?: string, type?: string): Promise<Answer> =>
     await running.call(method, path, { body, type, base: `${which === 0 ? running.stack.urls.orchestrator : second!.url}/api/v1.0` })

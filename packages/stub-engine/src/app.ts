@@ -23,11 +23,17 @@ export interface AppDeps {
   bodyLimitBytes?: number
 }
 
+const VERBOSE = new Set(['debug', 'trace'])
+
 export function buildApp (deps: AppDeps): FastifyInstance {
   const app = Fastify({
     logger: deps.logger === false ? false : loggerOptions({ service: 'stub-engine', level: deps.logLevel }),
-    // health polls (the stack's, compose's) would fill the log at info: every other request is logged
-    logController: new LogController({ disableRequestLogging: (request) => request.url.startsWith('/api/v2/monitor/health') }),
+    // health polls (the stack's, compose's) and reads (the orchestrators' engine watch polls every second) would fill
+    // the log at info: changes are logged always, reads only at debug and trace
+    logController: new LogController({
+      disableRequestLogging: (request) =>
+        request.url.startsWith('/api/v2/monitor/health') || (request.method === 'GET' && !VERBOSE.has(deps.logLevel ?? 'info'))
+    }),
     genReqId: () => randomUUID(),
     bodyLimit: deps.bodyLimitBytes ?? 1024 * 1024,
     exposeHeadRoutes: false,
