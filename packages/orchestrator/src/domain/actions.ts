@@ -1,19 +1,19 @@
-// Actions (seed 000 §2.3–2.4, §3, §4.6–4.11, §4.15; spec/orchestrator.md §3): creation with pre-run
-// validations, the entity read from the database and the engine, steps, logs and control.
+// Actions (seed 000 §2.3–2.4, §3, §4.7, §4.11; spec/orchestrator.md §3): creation with pre-run validations, control
+// and the site-action tags; the reads (entity, steps, logs) are in action-reads.ts.
 import {
   BadRequestError, ConflictError, DownstreamError, NotFoundError, ServiceUnavailableError, newUlid,
   type Metrics, type RequestContext, type ValidationMessage
 } from '@slipway/common'
 import type { Repositories, ActionRecord } from '../db/repositories.ts'
-import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
+import type { EngineClient, EngineRun } from '../clients/engine.ts'
 import type { StoreClient } from '../clients/store.ts'
-import { ACTIONS, EXCLUSIVE_DAGS, lifecycleOf } from './catalog.ts'
-import { orderedSteps, resolveStep } from './steps.ts'
+import { ACTIONS, EXCLUSIVE_DAGS } from './catalog.ts'
+import { createActionReads } from './action-reads.ts'
 import { directReads, type EngineReads } from './engine-watch.ts'
 import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
-import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
+import { executionDate, plainTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
-import type { NoteView, Notes } from './notes.ts'
+import type { Notes } from './notes.ts'
 import { createApiLock } from './api-lock.ts'
 
 export interface CreateActionInput { name: string, parameters: Record<string, unknown> }
@@ -72,6 +72,8 @@ export function createActions (deps: {
 }) {
   const { repos, engine, store } = deps
   const reads = deps.reads ?? directReads(engine)
+  const view = createActionReads({ repos, engine, reads, notes: deps.notes })
+  const { requireAction, stepsOf } = view
   const startLease = deps.startLeaseS ?? 60
   // the site-action lock of the database, against other orchestrators: waited for up to its lease, then 409
   const startLock = createApiLock({
@@ -265,170 +267,6 @@ export function createActions (deps: {
     return { created: true as const, body: { ...entity, dag_execution_date: executionDate(record.dag_execution_date) } }
   }
 
-  async function requireAction (id: string): Promise<ActionRecord> {
-    const action = await repos.actions.get(id)
-    if (action === undefined) throw new NotFoundError('Action not found', `Unknown Action: ${id}`)
-    return action
-  }
-
-  /** Answers `fallback` where the engine has no such thing (404), rethrows anything else. */
-  function unlessMissing<T> (fallback: T): (error: unknown) => T {
-    return (error) => { if (error instanceof NotFoundError) return fallback; throw error }
-  }
-
-  /** The task instances of an action's run (run id = action id): grouped tasks are `<group>.<task>` of the same run. */
-  async function stepsOf (action: ActionRecord, ctx: RequestContext): Promise<EngineTask[]> {
-    return await reads.tasks(action.dag_id, action.id, ctx).catch(unlessMissing<EngineTask[]>([]))
-  }
-
-  /** An action's run, its DAG's pause flag and its steps, read at once; nothing for an action that never ran. */
-  async function runOf (
-    action: ActionRecord,
-    ctx: RequestContext
-  ): Promise<{ run: EngineRun | undefined, paused: boolean, steps: EngineTask[] }> {
-    if (action.validation_failed) return { run: undefined, paused: false, steps: [] }
-    const [run, paused, steps] = await Promise.all([
-      reads.run(action.dag_id, action.id, ctx),
-      reads.isPaused(action.dag_id, ctx).then((p) => p ?? false),
-      stepsOf(action, ctx)
-    ])
-    return run === undefined ? { run, paused: false, steps: [] } : { run, paused, steps }
-  }
-
-  /** Steps of many actions from the engine's batch list of task instances, paged: never a call per action. */
-  async function stepsOfMany (actions: ActionRecord[], ctx: RequestContext): Promise<Map<string, EngineTask[]>> {
-    const steps = new Map<string, EngineTask[]>()
-    if (actions.length === 0) return steps
-    const tasks = await reads.tasksOfRuns({ dagIds: [...new Set(actions.map((a) => a.dag_id))], runIds: actions.map((a) => a.id) }, ctx)
-    for (const task of tasks) steps.set(task.dag_run_id, [...(steps.get(task.dag_run_id) ?? []), task])
-    return steps
-  }
-
-  function stepSummary (actionId: string, step: { id: string, state: string | null }, index: number) {
-    return { id: step.id, url: `/actions/${actionId}/steps/${step.id}`, index, state: step.state, notes: [] as NoteView[] }
-  }
-
-  /** The entity of §3.4 from a record, its run (if any), the DAG's pause flag and the steps. */
-  function entityOf (action: ActionRecord, run: EngineRun | undefined, dagPaused: boolean, steps: EngineTask[]) {
-    return {
-      id: action.id,
-      name: action.name,
-      parameters: action.parameters,
-      dag_id: action.dag_id,
-      dag_execution_date: executionDate(action.dag_execution_date),
-      user: action.user,
-      datetime: zonedTimestamp(action.datetime),
-      context_marker: action.context_marker,
-      dag_status: run?.state ?? null,
-      action_lifecycle: action.validation_failed ? 'Failed' : lifecycleOf(run?.state, dagPaused),
-      // an action that never ran has no steps; one that did lists its workflow's whole step list
-      steps: run === undefined && steps.length === 0
-        ? []
-        : orderedSteps(action.dag_id, steps).map((step, i) => stepSummary(action.id, step, i + 1))
-    }
-  }
-
-  async function pausedDags (dagIds: string[], ctx: RequestContext): Promise<Set<string>> {
-    const paused = new Set<string>()
-    for (const dagId of new Set(dagIds)) {
-      if (await reads.isPaused(dagId, ctx) === true) paused.add(dagId)
-    }
-    return paused
-  }
-
-  /** GET /actions: runs and steps come from batched engine calls per page, never calls per action. */
-  async function list (verbosity: number, ctx: RequestContext) {
-    const actions = await repos.actions.list()
-    if (actions.length === 0) return []
-    const started = actions.filter((a) => !a.validation_failed)
-    const dagIds = [...new Set(started.map((a) => a.dag_id))]
-    // the engine's runs, DAG flags and steps and the database's notes are independent: read them at once
-    const [runs, paused, steps, notes] = await Promise.all([
-      dagIds.length === 0 ? [] : reads.runs({ dagIds }, ctx),
-      pausedDags(dagIds, ctx),
-      stepsOfMany(started, ctx),
-      deps.notes.forActions(actions.map((a) => a.id), verbosity)
-    ])
-    const byRunId = new Map(runs.map((r) => [r.dag_run_id, r]))
-    return actions.map((action) => ({
-      ...entityOf(action, byRunId.get(action.id), paused.has(action.dag_id), steps.get(action.id) ?? []),
-      notes: notes.get(action.id) ?? []
-    }))
-  }
-
-  async function get (id: string, verbosity: number, ctx: RequestContext) {
-    const action = await requireAction(id)
-    const { run, paused, steps } = await runOf(action, ctx)
-    const entity = entityOf(action, run, paused, steps)
-    const stepNotes = await deps.notes.forSteps(action.id, Math.min(verbosity, 1))
-    return {
-      ...entity,
-      steps: entity.steps.map((s) => ({ ...s, notes: stepNotes.get(s.id) ?? [] })),
-      validations: await repos.validationFailures.listFor(action.id),
-      command_audit: (await repos.audit.listFor(action.id)).map((a) => ({ ...a, datetime: zonedTimestamp(a.datetime) })),
-      notes: (await deps.notes.forActions([action.id], verbosity)).get(action.id) ?? []
-    }
-  }
-
-  async function validation (actionId: string, validationId: string) {
-    await requireAction(actionId)
-    const found = (await repos.validationFailures.listFor(actionId)).find((v) => v.id === validationId)
-    if (found === undefined) throw new NotFoundError('Validation not found', `Unknown validation ${validationId}`)
-    return found
-  }
-
-  async function findStep (actionId: string, stepId: string, ctx: RequestContext) {
-    const action = await requireAction(actionId)
-    const { steps } = await runOf(action, ctx)
-    const ordered = orderedSteps(action.dag_id, steps)
-    const found = resolveStep(ordered, stepId)
-    if (found?.task === undefined) throw new NotFoundError('Step not found', `Unknown step ${stepId}`)
-    return { task: found.task, index: ordered.indexOf(found) + 1 }
-  }
-
-  async function step (actionId: string, stepId: string, verbosity: number, ctx: RequestContext) {
-    const { task, index } = await findStep(actionId, stepId, ctx)
-    return {
-      task_id: task.task_id,
-      dag_id: task.dag_id,
-      execution_date: spacedDate(task.logical_date ?? task.run_after ?? null),
-      index,
-      operator: task.operator ?? null,
-      state: task.state ?? null,
-      queued_dttm: plainTimestamp(task.queued_when ?? null),
-      start_date: plainTimestamp(task.start_date ?? null),
-      end_date: plainTimestamp(task.end_date ?? null),
-      duration: task.duration ?? null,
-      try_number: task.try_number,
-      max_tries: task.max_tries,
-      hostname: task.hostname,
-      pool: task.pool,
-      queue: task.queue ?? null,
-      priority_weight: task.priority_weight ?? null,
-      run_id: task.dag_run_id,
-      map_index: task.map_index,
-      notes: (await deps.notes.forSteps(actionId, verbosity)).get(task.task_id) ?? []
-    }
-  }
-
-  async function log (actionId: string, stepId: string, tryNumber: number | undefined, ctx: RequestContext): Promise<string> {
-    // spec §3.9 step 2 words these 404s its own way
-    const action = await repos.actions.get(actionId)
-    if (action === undefined) throw new NotFoundError('Action Not Found!', `Unknown Action: ${actionId}`)
-    const { steps } = await runOf(action, ctx)
-    if (steps.length === 0) throw new NotFoundError('Steps Not Found!', `Action ${actionId} has no steps in the workflow engine`)
-    const task = resolveStep(orderedSteps(action.dag_id, steps), stepId)?.task
-    if (task === undefined) throw new NotFoundError('Step Not Found!', `Unknown step ${stepId}`)
-    const wanted = tryNumber ?? task.try_number
-    if (wanted < 1 || wanted > task.try_number) throw new NotFoundError('Step Not Found!', `Step ${stepId} has no try ${wanted} (tries: ${task.try_number})`)
-    try {
-      return await engine.log(task.dag_id, task.dag_run_id, task.task_id, wanted, ctx)
-    } catch (error) {
-      if (error instanceof NotFoundError) throw new NotFoundError('Log retrieval error', 'Airflow endpoint returned error status code', { cause: error })
-      throw error
-    }
-  }
-
   async function control (actionId: string, verb: string, ctx: RequestContext): Promise<void> {
     const action = await requireAction(actionId)
     if (!['pause', 'unpause', 'stop'].includes(verb)) throw new NotFoundError('Control not supported', `Unknown control ${verb}`)
@@ -477,7 +315,7 @@ export function createActions (deps: {
     return settled
   }
 
-  return { create, list, get, validation, step, log, control, settleTags }
+  return { create, list: view.list, get: view.get, validation: view.validation, step: view.step, log: view.log, control, settleTags }
 }
 
 export type Actions = ReturnType<typeof createActions>

@@ -1,0 +1,189 @@
+// Reading actions (seed 000 §2.3–2.4, §4.6, §4.8–4.10, §4.15; spec/orchestrator.md §3.4–3.9): the entity from the
+// database with its run, pause flag and steps from the engine reads (the engine watch, or the engine itself), the
+// validations and audit, one step, and a step's log from the engine.
+import { NotFoundError, type RequestContext } from '@slipway/common'
+import type { ActionRecord, Repositories } from '../db/repositories.ts'
+import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
+import { lifecycleOf } from './catalog.ts'
+import { orderedSteps, resolveStep } from './steps.ts'
+import type { EngineReads } from './engine-watch.ts'
+import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
+import type { NoteView, Notes } from './notes.ts'
+
+export function createActionReads (deps: {
+  repos: Repositories
+  /** Logs are read from the engine itself; everything else through `reads`. */
+  engine: Pick<EngineClient, 'log'>
+  reads: EngineReads
+  notes: Notes
+}) {
+  const { repos, engine, reads } = deps
+
+  async function requireAction (id: string): Promise<ActionRecord> {
+    const action = await repos.actions.get(id)
+    if (action === undefined) throw new NotFoundError('Action not found', `Unknown Action: ${id}`)
+    return action
+  }
+
+  /** Answers `fallback` where the engine has no such thing (404), rethrows anything else. */
+  function unlessMissing<T> (fallback: T): (error: unknown) => T {
+    return (error) => { if (error instanceof NotFoundError) return fallback; throw error }
+  }
+
+  /** The task instances of an action's run (run id = action id): grouped tasks are `<group>.<task>` of the same run. */
+  async function stepsOf (action: ActionRecord, ctx: RequestContext): Promise<EngineTask[]> {
+    return await reads.tasks(action.dag_id, action.id, ctx).catch(unlessMissing<EngineTask[]>([]))
+  }
+
+  /** An action's run, its DAG's pause flag and its steps, read at once; nothing for an action that never ran. */
+  async function runOf (
+    action: ActionRecord,
+    ctx: RequestContext
+  ): Promise<{ run: EngineRun | undefined, paused: boolean, steps: EngineTask[] }> {
+    if (action.validation_failed) return { run: undefined, paused: false, steps: [] }
+    const [run, paused, steps] = await Promise.all([
+      reads.run(action.dag_id, action.id, ctx),
+      reads.isPaused(action.dag_id, ctx).then((p) => p ?? false),
+      stepsOf(action, ctx)
+    ])
+    return run === undefined ? { run, paused: false, steps: [] } : { run, paused, steps }
+  }
+
+  /** Steps of many actions from the engine's batch list of task instances, paged: never a call per action. */
+  async function stepsOfMany (actions: ActionRecord[], ctx: RequestContext): Promise<Map<string, EngineTask[]>> {
+    const steps = new Map<string, EngineTask[]>()
+    if (actions.length === 0) return steps
+    const tasks = await reads.tasksOfRuns({ dagIds: [...new Set(actions.map((a) => a.dag_id))], runIds: actions.map((a) => a.id) }, ctx)
+    for (const task of tasks) steps.set(task.dag_run_id, [...(steps.get(task.dag_run_id) ?? []), task])
+    return steps
+  }
+
+  function stepSummary (actionId: string, step: { id: string, state: string | null }, index: number) {
+    return { id: step.id, url: `/actions/${actionId}/steps/${step.id}`, index, state: step.state, notes: [] as NoteView[] }
+  }
+
+  /** The entity of §3.4 from a record, its run (if any), the DAG's pause flag and the steps. */
+  function entityOf (action: ActionRecord, run: EngineRun | undefined, dagPaused: boolean, steps: EngineTask[]) {
+    return {
+      id: action.id,
+      name: action.name,
+      parameters: action.parameters,
+      dag_id: action.dag_id,
+      dag_execution_date: executionDate(action.dag_execution_date),
+      user: action.user,
+      datetime: zonedTimestamp(action.datetime),
+      context_marker: action.context_marker,
+      dag_status: run?.state ?? null,
+      action_lifecycle: action.validation_failed ? 'Failed' : lifecycleOf(run?.state, dagPaused),
+      // an action that never ran has no steps; one that did lists its workflow's whole step list
+      steps: run === undefined && steps.length === 0
+        ? []
+        : orderedSteps(action.dag_id, steps).map((step, i) => stepSummary(action.id, step, i + 1))
+    }
+  }
+
+  async function pausedDags (dagIds: string[], ctx: RequestContext): Promise<Set<string>> {
+    const paused = new Set<string>()
+    for (const dagId of new Set(dagIds)) {
+      if (await reads.isPaused(dagId, ctx) === true) paused.add(dagId)
+    }
+    return paused
+  }
+
+  /** GET /actions: runs and steps come from batched engine calls per page, never calls per action. */
+  async function list (verbosity: number, ctx: RequestContext) {
+    const actions = await repos.actions.list()
+    if (actions.length === 0) return []
+    const started = actions.filter((a) => !a.validation_failed)
+    const dagIds = [...new Set(started.map((a) => a.dag_id))]
+    // the engine's runs, DAG flags and steps and the database's notes are independent: read them at once
+    const [runs, paused, steps, notes] = await Promise.all([
+      dagIds.length === 0 ? [] : reads.runs({ dagIds }, ctx),
+      pausedDags(dagIds, ctx),
+      stepsOfMany(started, ctx),
+      deps.notes.forActions(actions.map((a) => a.id), verbosity)
+    ])
+    const byRunId = new Map(runs.map((r) => [r.dag_run_id, r]))
+    return actions.map((action) => ({
+      ...entityOf(action, byRunId.get(action.id), paused.has(action.dag_id), steps.get(action.id) ?? []),
+      notes: notes.get(action.id) ?? []
+    }))
+  }
+
+  async function get (id: string, verbosity: number, ctx: RequestContext) {
+    const action = await requireAction(id)
+    const { run, paused, steps } = await runOf(action, ctx)
+    const entity = entityOf(action, run, paused, steps)
+    const stepNotes = await deps.notes.forSteps(action.id, Math.min(verbosity, 1))
+    return {
+      ...entity,
+      steps: entity.steps.map((s) => ({ ...s, notes: stepNotes.get(s.id) ?? [] })),
+      validations: await repos.validationFailures.listFor(action.id),
+      command_audit: (await repos.audit.listFor(action.id)).map((a) => ({ ...a, datetime: zonedTimestamp(a.datetime) })),
+      notes: (await deps.notes.forActions([action.id], verbosity)).get(action.id) ?? []
+    }
+  }
+
+  async function validation (actionId: string, validationId: string) {
+    await requireAction(actionId)
+    const found = (await repos.validationFailures.listFor(actionId)).find((v) => v.id === validationId)
+    if (found === undefined) throw new NotFoundError('Validation not found', `Unknown validation ${validationId}`)
+    return found
+  }
+
+  async function findStep (actionId: string, stepId: string, ctx: RequestContext) {
+    const action = await requireAction(actionId)
+    const { steps } = await runOf(action, ctx)
+    const ordered = orderedSteps(action.dag_id, steps)
+    const found = resolveStep(ordered, stepId)
+    if (found?.task === undefined) throw new NotFoundError('Step not found', `Unknown step ${stepId}`)
+    return { task: found.task, index: ordered.indexOf(found) + 1 }
+  }
+
+  async function step (actionId: string, stepId: string, verbosity: number, ctx: RequestContext) {
+    const { task, index } = await findStep(actionId, stepId, ctx)
+    return {
+      task_id: task.task_id,
+      dag_id: task.dag_id,
+      execution_date: spacedDate(task.logical_date ?? task.run_after ?? null),
+      index,
+      operator: task.operator ?? null,
+      state: task.state ?? null,
+      queued_dttm: plainTimestamp(task.queued_when ?? null),
+      start_date: plainTimestamp(task.start_date ?? null),
+      end_date: plainTimestamp(task.end_date ?? null),
+      duration: task.duration ?? null,
+      try_number: task.try_number,
+      max_tries: task.max_tries,
+      hostname: task.hostname,
+      pool: task.pool,
+      queue: task.queue ?? null,
+      priority_weight: task.priority_weight ?? null,
+      run_id: task.dag_run_id,
+      map_index: task.map_index,
+      notes: (await deps.notes.forSteps(actionId, verbosity)).get(task.task_id) ?? []
+    }
+  }
+
+  async function log (actionId: string, stepId: string, tryNumber: number | undefined, ctx: RequestContext): Promise<string> {
+    // spec §3.9 step 2 words these 404s its own way
+    const action = await repos.actions.get(actionId)
+    if (action === undefined) throw new NotFoundError('Action Not Found!', `Unknown Action: ${actionId}`)
+    const { steps } = await runOf(action, ctx)
+    if (steps.length === 0) throw new NotFoundError('Steps Not Found!', `Action ${actionId} has no steps in the workflow engine`)
+    const task = resolveStep(orderedSteps(action.dag_id, steps), stepId)?.task
+    if (task === undefined) throw new NotFoundError('Step Not Found!', `Unknown step ${stepId}`)
+    const wanted = tryNumber ?? task.try_number
+    if (wanted < 1 || wanted > task.try_number) throw new NotFoundError('Step Not Found!', `Step ${stepId} has no try ${wanted} (tries: ${task.try_number})`)
+    try {
+      return await engine.log(task.dag_id, task.dag_run_id, task.task_id, wanted, ctx)
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new NotFoundError('Log retrieval error', 'Airflow endpoint returned error status code', { cause: error })
+      throw error
+    }
+  }
+
+  return { requireAction, stepsOf, list, get, validation, step, log }
+}
+
+export type ActionReads = ReturnType<typeof createActionReads>
