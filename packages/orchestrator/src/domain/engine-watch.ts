@@ -88,6 +88,13 @@ export function createEngineWatch (options: WatchOptions) {
   function advance (stamps: Array<string | null | undefined>): void {
     for (const s of stamps) if (s != null && (watermark === undefined || s > watermark)) watermark = s
   }
+  /** Keeps runs and task instances the engine answered, and moves the watermark to the newest change among them. */
+  function take (runList: EngineRun[], taskList: EngineTask[]): void {
+    noteRuns(runList)
+    noteTasks(taskList)
+    const stamp = (item: unknown): string | undefined => (item as { updated_at?: string }).updated_at
+    advance([...runList.map(stamp), ...taskList.map(stamp)])
+  }
 
   async function poll (): Promise<void> {
     const started = now()
@@ -99,22 +106,12 @@ export function createEngineWatch (options: WatchOptions) {
       const allTasks = all.length === 0 ? [] : await engine.tasksOfRuns({ runIds: all.map((r) => r.dag_run_id) }, ctx)
       runs.clear()
       tasks.clear()
-      noteRuns(all)
-      noteTasks(allTasks)
-      advance([
-        ...all.map((r) => (r as { updated_at?: string }).updated_at),
-        ...allTasks.map((t) => (t as { updated_at?: string }).updated_at)
-      ])
+      take(all, allTasks)
       resyncedAt = started
     } else {
       const since = new Date(Date.parse(watermark) - OVERLAP_MS).toISOString()
       const changed = await engine.changedSince(since, ctx)
-      noteRuns(changed.runs)
-      noteTasks(changed.tasks)
-      advance([
-        ...changed.runs.map((r) => (r as { updated_at?: string }).updated_at),
-        ...changed.tasks.map((t) => (t as { updated_at?: string }).updated_at)
-      ])
+      take(changed.runs, changed.tasks)
     }
     pausedFlags.clear()
     for (const d of dags) pausedFlags.set(d.dag_id, d.is_paused)
