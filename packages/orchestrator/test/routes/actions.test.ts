@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import Fastify from 'fastify'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { AUTH, TEST_TOKENS } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
@@ -362,5 +363,28 @@ describe('workflows, site statuses, notes', () => {
     const gone = await stack.app.inject({ url: '/api/v1.0/notedetails/01ARZ3NDEKTSV4RRFFQ69G5FA3', headers: AUTH })
     expect(gone.statusCode).toBe(500)
     expect(gone.json()).toMatchObject({ message: 'Unable to retrieve URL information for note' })
+  })
+
+  it('answers a note whose URL redirects (302) as one whose URL fails: 500 with an error body, not a 200 with nothing', async () => {
+    const stack = await buildTestStack()
+    const source = Fastify()
+    source.get('/moved', async (_request, reply) => await reply.code(302).header('location', '/elsewhere').send(''))
+    await source.listen({ host: '127.0.0.1', port: 0 })
+    onTestFinished(async () => { await source.close() })
+    const port = (source.server.address() as { port: number }).port
+    await stack.repos.notes.insert({
+      note_id: '01ARZ3NDEKTSV4RRFFQ69G5FA4',
+      assoc_id: 'other/x',
+      subject: 's',
+      sub_type: 'Linked Task Info',
+      note_val: 'v',
+      verbosity: 5,
+      is_auth_link: false,
+      note_timestamp: new Date().toISOString(),
+      link_url: `http://127.0.0.1:${port}/moved`
+    })
+    const moved = await stack.app.inject({ url: '/api/v1.0/notedetails/01ARZ3NDEKTSV4RRFFQ69G5FA4', headers: AUTH })
+    expect(moved.statusCode).toBe(500)
+    expect(moved.json()).toMatchObject({ status: 'Failure', message: 'Unable to retrieve URL information for note' })
   })
 })
