@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createServiceApp, acceptAllBodiesAsText } from '../src/fastify/service-app.ts'
-import { readJsonBodies } from '../src/fastify/input.ts'
+import { JSON_MAX_DEPTH, jsonNestedDeeperThan, readJsonBodies } from '../src/fastify/input.ts'
 import { SeedBooleanSchema, VerbositySchema, VersionNameSchema } from '../src/schemas.ts'
 import { isErrorBody } from '../src/testing/index.ts'
 
@@ -15,8 +15,8 @@ const BodySchema = Type.Object({
   'x-undecodable': { message: 'JSON could not be decoded', reason: '{path}: {detail}' }
 })
 
-async function buildTestApp () {
-  const app = createServiceApp({ service: 'test', logger: false, formats: { even: (v) => Number(v) % 2 === 0 } })
+async function buildTestApp (options: { jsonMaxDepth?: number } = {}) {
+  const app = createServiceApp({ service: 'test', logger: false, formats: { even: (v) => Number(v) % 2 === 0 }, ...options })
   acceptAllBodiesAsText(app)
   app.get('/v1.0/things/:id', {
     schema: {
@@ -111,5 +111,49 @@ describe('JSON bodies', () => {
 
   it('leaves other routes reading bodies as text', async () => {
     expect((await post('/v1.0/text', '{"a":', 'application/json')).json()).toEqual({ text: '{"a":' })
+  })
+})
+
+/** `{"name":"x","extra":[[…]]}` with the outer object and the lists `depth` levels deep in all. */
+const nested = (depth: number): string => `{"name":"x","extra":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`
+
+describe('the depth of JSON bodies', () => {
+  it('counts the nesting of objects and arrays, not brackets inside strings', () => {
+    expect(jsonNestedDeeperThan('{"a":[{"b":[]}]}', 4)).toBe(false)
+    expect(jsonNestedDeeperThan('{"a":[{"b":[]}]}', 3)).toBe(true)
+    expect(jsonNestedDeeperThan('{"a":"[[[[{{{{"}', 1)).toBe(false)
+    // a string ending in a backslash, and one with an escaped quote before brackets
+    expect(jsonNestedDeeperThan(JSON.stringify({ a: '\\', b: [[1]] }), 3)).toBe(false)
+    expect(jsonNestedDeeperThan(JSON.stringify({ a: '\\', b: [[1]] }), 2)).toBe(true)
+    expect(jsonNestedDeeperThan(JSON.stringify({ a: '\\"[[[[' }), 1)).toBe(false)
+    expect(jsonNestedDeeperThan('[1, 2, 3]', 1)).toBe(false)
+    expect(jsonNestedDeeperThan('"[[["', 0)).toBe(false)
+  })
+
+  it(`accepts a body ${JSON_MAX_DEPTH} levels deep and refuses one a level deeper, and 3,000 deep, with a 400 naming the bound`, async () => {
+    const app = await buildTestApp()
+    const post = async (payload: string) => await app.inject({ method: 'POST', url: '/v1.0/things', payload, headers: { 'content-type': 'application/json' } })
+    expect((await post(nested(JSON_MAX_DEPTH))).statusCode).toBe(200)
+    for (const depth of [JSON_MAX_DEPTH + 1, 3000]) {
+      const res = await post(nested(depth))
+      expect(res.statusCode).toBe(400)
+      expect(isErrorBody(res.json())).toBe(true)
+      expect(res.json()).toMatchObject({
+        message: 'JSON nested too deeply',
+        reason: `/v1.0/things: the body nests objects and arrays more than ${JSON_MAX_DEPTH} levels deep; at most ${JSON_MAX_DEPTH} are accepted`,
+        code: '400 Bad Request',
+        details: { errorType: 'InvalidFormatError' }
+      })
+    }
+  })
+
+  it('takes the service\'s own bound, and answers as a validation Status body on a route that asks for it', async () => {
+    const app = await buildTestApp({ jsonMaxDepth: 3 })
+    const post = async (url: string, payload: string) => await app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'application/json' } })
+    expect((await post('/v1.0/things', nested(3))).statusCode).toBe(200)
+    expect((await post('/v1.0/things', nested(4))).json()).toMatchObject({ message: 'JSON nested too deeply', reason: expect.stringContaining('more than 3 levels') })
+    const check = await post('/v1.0/checks', nested(4))
+    expect(check.statusCode).toBe(400)
+    expect(check.json()).toMatchObject({ kind: 'Status', message: 'Checks failed', details: { errorCount: 1, messageList: [{ name: 'JSON nested too deeply', error: true }] } })
   })
 })

@@ -21,6 +21,8 @@ export interface AppDeps {
   siteStatuses: SiteStatuses
   notes: Notes
   bodyLimitBytes?: number
+  /** Deepest nesting of a JSON body (JSON_MAX_DEPTH); deeper bodies are a 400 before they are parsed. */
+  jsonMaxDepth?: number
   logLevel?: string
   logger?: boolean
   /** Prometheus metrics served at GET /metrics; absent: none. */
@@ -33,6 +35,7 @@ export async function buildApp (deps: AppDeps) {
     logLevel: deps.logLevel,
     logger: deps.logger,
     bodyLimitBytes: deps.bodyLimitBytes,
+    jsonMaxDepth: deps.jsonMaxDepth,
     authenticator: deps.authenticator,
     policy: deps.policy,
     metrics: deps.metrics,

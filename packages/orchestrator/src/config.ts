@@ -1,6 +1,6 @@
 // The orchestrator's configuration: environment variables validated by one schema (STYLE.md §6).
 import { Type, type Static } from 'typebox'
-import { AuthConfigProperties, LogLevelSchema, readConfig } from '@slipway/common'
+import { AuthConfigProperties, JsonBodyConfigProperties, LogLevelSchema, readConfig } from '@slipway/common'
 
 const Severity = (description: string) =>
   Type.Union([Type.Literal('Skip'), Type.Literal('Info'), Type.Literal('Warning'), Type.Literal('Error')], { default: 'Skip', description })
@@ -9,6 +9,7 @@ export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
   PORT: Type.Integer({ default: 9000, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
   LOG_LEVEL: LogLevelSchema(),
+  ...JsonBodyConfigProperties,
   BODY_LIMIT_BYTES: Type.Integer({ default: 16_777_216, minimum: 1, description: 'Largest request body accepted (configdocs YAML)' }),
   ORCHESTRATOR_DATA_DIR: Type.String({ default: 'data/orchestrator', description: 'Folder of the embedded SQLite database (`:memory:` keeps it in memory)' }),
   DATABASE_URL: Type.String({ default: '', pattern: '^(postgres(ql)?://.+)?$', examples: ['postgres://user:password@host:5432/database'], description: 'postgres://user:password@host:5432/database to use PostgreSQL instead of the embedded SQLite; checked at start-up' }),

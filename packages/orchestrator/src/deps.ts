@@ -76,6 +76,7 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
     metrics,
     siteStatuses: createSiteStatuses({ provisioner, legacyKeys: config.SITE_STATUS_LEGACY_KEYS }),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    jsonMaxDepth: config.JSON_MAX_DEPTH,
     logLevel: config.LOG_LEVEL
   }
 }

@@ -1,8 +1,46 @@
 // Bad input, worded as the seeds and specs word it: route schemas carry their own wording (`x-invalid`,
 // `x-missing`, ...) and this file alone turns a failed validation, an absent or undecodable body into that wording.
 import secureJson from 'secure-json-parse'
+import { Type } from 'typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { BadRequestError, type ApiErrorOptions } from '../errors.ts'
+
+/** Deepest nesting of objects and arrays a JSON body may have, unless the service sets its own. */
+export const JSON_MAX_DEPTH = 64
+
+/** The variable a service's ConfigSchema spreads in to make the JSON depth bound a setting. */
+export const JsonBodyConfigProperties = {
+  JSON_MAX_DEPTH: Type.Integer({
+    default: JSON_MAX_DEPTH,
+    minimum: 1,
+    maximum: 10_000,
+    description: 'Deepest nesting of objects and arrays accepted in a JSON request body; deeper bodies are refused with 400 before they are parsed'
+  })
+}
+
+/**
+ * True when `text` nests objects and arrays more than `limit` levels deep. A single pass over the characters that
+ * stops at the first level too deep, so a hostile body costs no more than reading it and nothing recursive (a
+ * parser, a schema check, another service) ever sees it. Brackets inside strings do not count.
+ */
+export function jsonNestedDeeperThan (text: string, limit: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++ // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) {
+      inString = true
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--
+    }
+  }
+  return false
+}
 
 /**
  * How one kind of bad input is answered. In every text `{name}` (the parameter or field), `{value}` (as sent),
@@ -108,18 +146,29 @@ const bodySchemaOf = (request: FastifyRequest): unknown => (request.routeOptions
  * The one body reader of routes that take JSON: `application/json` through secure-json-parse, which refuses
  * `__proto__` and `constructor.prototype` keys as Fastify's own parser does; an empty body, or a body of any other
  * content type, is no body (spec/orchestrator.md §1.3), answered by the body schema's `x-missing` (or
- * `x-unsupported`) wording, and an undecodable one by its `x-undecodable` wording. Call it inside a route plugin:
- * the parsers are that plugin's only.
+ * `x-unsupported`) wording, and an undecodable one by its `x-undecodable` wording. A body nested deeper than
+ * `maxDepth` (default: the service app's `jsonMaxDepth`, else JSON_MAX_DEPTH) is refused with 400 before it is
+ * parsed. Call it inside a route plugin: the parsers are that plugin's only.
  */
-export function readJsonBodies (app: FastifyInstance): void {
+export function readJsonBodies (app: FastifyInstance, options: { maxDepth?: number } = {}): void {
+  const maxDepth = options.maxDepth ?? (app as { jsonMaxDepth?: number }).jsonMaxDepth ?? JSON_MAX_DEPTH
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(/^application\/json/i, { parseAs: 'string' }, (request, text, done) => {
     if (text === '') { done(null, undefined); return }
+    const path = request.url.split('?')[0] ?? ''
+    if (jsonNestedDeeperThan(String(text), maxDepth)) {
+      done(wordedError({
+        message: 'JSON nested too deeply',
+        reason: `{path}: the body nests objects and arrays more than ${maxDepth} levels deep; at most ${maxDepth} are accepted`,
+        errorType: 'InvalidFormatError'
+      }, { path }), undefined)
+      return
+    }
     try {
       done(null, secureJson.parse(String(text), undefined, { protoAction: 'error', constructorAction: 'error' }))
     } catch (error) {
       const wording = wordingOf(bodySchemaOf(request), 'x-undecodable') ?? { message: 'JSON could not be decoded', reason: '{detail}' }
-      done(wordedError(wording, { detail: (error as Error).message, path: request.url.split('?')[0] ?? '' }), undefined)
+      done(wordedError(wording, { detail: (error as Error).message, path }), undefined)
     }
   })
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {

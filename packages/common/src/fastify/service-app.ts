@@ -14,7 +14,7 @@ import { PolicyError, type Credentials, type Policy, type Target } from '../auth
 import type { Metrics } from '../metrics.ts'
 import { installValidators } from './validators.ts'
 import { installOpenApi, type OpenApiInfo } from './openapi.ts'
-import { InputError, installInputHooks, wordedValidationError, type SchemaError } from './input.ts'
+import { InputError, JSON_MAX_DEPTH, installInputHooks, wordedValidationError, type SchemaError } from './input.ts'
 
 /** Per-request facts every handler and downstream call needs (`request.ctx`). */
 export interface RequestContext {
@@ -41,6 +41,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route registered on the service app, with its method, URL pattern, and auth facts. */
     routeTable: () => RouteEntry[]
+    /** Deepest nesting of objects and arrays the service's JSON bodies may have (readJsonBodies). */
+    jsonMaxDepth: number
   }
   interface FastifyContextConfig {
     /** Policy rule guarding the route (spec/orchestrator.md §1.4, spec/bootstrap.md §2). */
@@ -62,6 +64,8 @@ export interface ServiceAppOptions {
   /** Disable logging entirely (tests). */
   logger?: boolean
   bodyLimitBytes?: number
+  /** Deepest nesting of objects and arrays in a JSON body (default JSON_MAX_DEPTH); deeper ones are a 400. */
+  jsonMaxDepth?: number
   /** Absent: no authentication at all (stand-ins). */
   authenticator?: Authenticator | undefined
   policy?: Policy | undefined
@@ -182,6 +186,7 @@ export function createServiceApp (options: ServiceAppOptions) {
   const routes: Array<{ pattern: RegExp, methods: Set<string> }> = []
   const table: RouteEntry[] = []
   app.decorate('routeTable', () => [...table])
+  app.decorate('jsonMaxDepth', options.jsonMaxDepth ?? JSON_MAX_DEPTH)
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     const config = route.config as { public?: boolean, policy?: string } | undefined

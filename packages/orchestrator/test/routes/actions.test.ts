@@ -84,6 +84,21 @@ describe('POST /api/v1.0/actions', () => {
     }
   })
 
+  it('answers 400 for parameters nested 3,000 deep, before anything is saved or sent to the engine', async () => {
+    const stack = await buildTestStack()
+    const deep = `{"name": "test_site", "parameters": {"p": ${'['.repeat(3000)}${']'.repeat(3000)}}}`
+    const res = await stack.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: JSON_HEADERS, payload: deep })
+    expect(res.statusCode, res.body).toBe(400)
+    expect(res.json()).toMatchObject({
+      status: 'Failure',
+      code: '400 Bad Request',
+      message: 'JSON nested too deeply',
+      reason: '/api/v1.0/actions: the body nests objects and arrays more than 64 levels deep; at most 64 are accepted'
+    })
+    expect(await stack.repos.actions.list()).toEqual([])
+    expect(await stack.engineClient.runs({ dagIds: ['test_site'] })).toEqual([])
+  })
+
   it('answers 409 with the saved action and its failed validation when nothing is committed; the run does not start', async () => {
     const stack = await buildTestStack()
     const res = await create(stack, { name: 'deploy_site' })
