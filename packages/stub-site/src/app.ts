@@ -1,4 +1,4 @@
-// buildApp(deps): the stand-in's Fastify instance (Drydock nodes, Kubernetes nodes, control routes); never listens.
+// buildApp(deps): the stand-in's Fastify instance (Drydock nodes, Kubernetes nodes, control and step routes); never listens.
 import { UnauthenticatedError, ApiError, createServiceApp, healthRoutes } from '@slipway/common'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Site } from './domain/site.ts'
@@ -6,6 +6,8 @@ import type { Faults } from './domain/faults.ts'
 import { drydockRoutes } from './routes/drydock.ts'
 import { kubernetesRoutes } from './routes/kubernetes.ts'
 import { controlRoutes } from './routes/control.ts'
+import { stepRoutes } from './routes/steps.ts'
+import type { StepBootstrap, StepStore } from './domain/steps-context.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,6 +19,8 @@ declare module 'fastify' {
 export interface AppDeps {
   site: Site
   faults: Faults
+  /** What the workflow steps call besides this site; null: not configured (the step logs that it skipped). */
+  steps: { store: StepStore | null, bootstrap: StepBootstrap | null }
   /** Accepted tokens; empty: any caller, with or without a token. */
   authTokens: string[]
   logger?: boolean
@@ -76,6 +80,7 @@ export function buildApp (deps: AppDeps) {
   app.register(drydockRoutes, { prefix: '/api/v1.0', site: deps.site })
   app.register(kubernetesRoutes, { prefix: '/api/v1', site: deps.site })
   app.register(controlRoutes, { prefix: '/_stub', site: deps.site, faults: deps.faults })
+  app.register(stepRoutes, { prefix: '/_stub', targets: { site: deps.site, ...deps.steps } })
   return app
 }
 

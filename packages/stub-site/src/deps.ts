@@ -1,6 +1,7 @@
-// createDeps(config): the one place where the state file, the nodes file, the store client and the domain are wired.
-import { createStoreClient } from './clients/store.ts'
-import type { Config } from './config.ts'
+// createDeps(config): the one place where the state file, the nodes file, the clients and the domain are wired.
+import { createBootstrapClient } from './clients/bootstrap.ts'
+import { createStepStoreClient, createStoreClient } from './clients/store.ts'
+import { targetUrl, type Config } from './config.ts'
 import { createStateFile } from './db/state-file.ts'
 import { createFaults } from './domain/faults.ts'
 import { createInventory } from './domain/inventory.ts'
@@ -13,12 +14,19 @@ export function createDeps (config: Config, options: { log?: SiteLog, logger?: b
   const inventory = createInventory({ initial: stateFile?.load(), persist: stateFile?.save })
   // persisted nodes keep their state; the file only adds nodes the site does not know yet
   if (config.SITE_NODES_FILE !== '') inventory.addMissing(readNodesFile(config.SITE_NODES_FILE))
-  const design = config.STORE_URL === ''
+  const storeUrl = targetUrl(config.STORE_URL)
+  const bootstrapUrl = targetUrl(config.BOOTSTRAP_URL)
+  const design = storeUrl === null
     ? undefined
-    : createStoreClient({ baseUrl: config.STORE_URL, timeoutMs: config.STORE_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
+    : createStoreClient({ baseUrl: storeUrl, timeoutMs: config.STORE_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
+  const outbound = (baseUrl: string) => ({ baseUrl, timeoutMs: config.STEP_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
   const silent: SiteLog = { warn: () => {}, info: () => {} }
   return {
     site: createSite({ inventory, design, log: options.log ?? silent }),
+    steps: {
+      store: storeUrl === null ? null : createStepStoreClient(outbound(storeUrl)),
+      bootstrap: bootstrapUrl === null ? null : createBootstrapClient(outbound(bootstrapUrl))
+    },
     faults: createFaults(config.SITE_FAULT === 'error' ? { mode: 'error', status: config.SITE_FAULT_STATUS } : { mode: config.SITE_FAULT }),
     authTokens: config.SITE_AUTH_TOKENS.split(',').map((t) => t.trim()).filter((t) => t !== ''),
     logger: options.logger,
