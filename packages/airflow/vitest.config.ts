@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config'
 
 export default defineProject({
-  test: { name: 'airflow', include: ['test/**/*.test.ts'] }
+  test: { name: 'airflow', include: ['test/*.test.ts'] }
 })

@@ -21,7 +21,10 @@ export function banner (options: { stack: Stack, dataDir: string, startedMs: num
     `  orchestrator  ${urls.orchestrator}/api/v1.0   (lists its routes)`,
     `  bootstrap     ${urls.bootstrap}/api/v1.0   (lists its routes)`,
     `  store         ${urls.store}/api/v1.0   (Deckhand stand-in, API base)`,
-    `  engine        ${urls.engine}/api/v2     (Airflow 3 stand-in, API base)`,
+    options.stack.airflow === undefined
+      ? `  engine        ${urls.engine}/api/v2     (Airflow 3 stand-in, API base)`
+      : `  engine        ${urls.engine}/api/v2     (Apache Airflow ${options.stack.airflow.version}, user ${options.stack.airflow.username}, ` +
+        `password ${options.stack.airflow.password}; home ${options.stack.airflow.home})`,
     `  site          ${urls.site}/api/v1.0   (Drydock + Kubernetes stand-in, API base)`,
     '',
     `  console       ${urls.orchestrator}/console/   (sign in with the admin token)`,

@@ -23,7 +23,17 @@ function portsFromEnv (): { ports: Record<ProcessName, number>, problems: string
   return { ports, problems }
 }
 
+/** SLIPWAY_ENGINE: stub (default) or airflow. */
+function engineFromEnv (): 'stub' | 'airflow' {
+  const value = process.env.SLIPWAY_ENGINE ?? ''
+  if (value === '' || value === 'stub') return 'stub'
+  if (value === 'airflow') return 'airflow'
+  say(`SLIPWAY_ENGINE: must be stub or airflow (got ${JSON.stringify(value)})`)
+  process.exit(2)
+}
+
 const started = Date.now()
+const engine = engineFromEnv()
 const dataDir = resolve(process.env.SLIPWAY_DATA_DIR ?? 'data')
 const { ports, problems } = portsFromEnv()
 if (problems.length > 0) {
@@ -67,6 +77,9 @@ try {
     dataDir,
     ports,
     adminToken: process.env.SLIPWAY_ADMIN_TOKEN,
+    engine,
+    airflowVersion: process.env.AIRFLOW_VERSION,
+    airflowDatabaseUrl: process.env.AIRFLOW_DATABASE_URL,
     signal: controller.signal,
     onExit: (name, code, signal) => {
       say(`${name} exited unexpectedly (${signal ?? `exit code ${code}`}); stopping the stack`)

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve as resolvePath } from 'node:path'
 import { stringify as stringifyYaml } from 'yaml'
+import type { Airflow } from '@slipway/airflow'
+import { startAirflowEngine, type EngineKind } from './airflow-engine.ts'
 import { spawnService, waitHealthy, type ServiceChild } from './child.ts'
 import { DEFAULT_PORTS, PORT_VARIABLES, PROCESS_NAMES, stackEnvironment, type ProcessName } from './environment.ts'
 import { freePort, portHolder, portRefusal } from './ports.ts'
@@ -65,6 +67,11 @@ export interface StackOptions {
   signal?: AbortSignal
   /** false: no look at the ports before starting, each process finds a busy one itself (a start failing half-way). */
   checkPorts?: boolean
+  /** The engine: stub-engine (default), or a real Apache Airflow 3 with Slipway's DAGs. */
+  engine?: EngineKind
+  /** With engine 'airflow': its version (a lock file's) and its metadata database (default SQLite in the data folder). */
+  airflowVersion?: string
+  airflowDatabaseUrl?: string
 }
 
 export interface Stack {
@@ -76,8 +83,10 @@ export interface Stack {
   startProcess: (name: ProcessName) => Promise<void>
   /** Sends a signal to one process and returns (SIGSTOP makes it hang, SIGCONT brings it back). */
   signalProcess: (name: ProcessName, signal: NodeJS.Signals) => void
-  /** The process id of a running process (benchmarks read its memory). */
+  /** The process id of a running process (benchmarks read its memory); with Airflow, its API server's. */
   pid: (name: ProcessName) => number | undefined
+  /** The real Airflow when the stack runs on one: its processes, credentials and restarts. */
+  airflow?: Airflow
   close: () => Promise<void>
 }
 
@@ -145,7 +154,33 @@ export async function startStack (options: StackOptions): Promise<Stack> {
   let running = false
   let closing = false
 
+  const engine = options.engine ?? 'stub'
+  let airflow: Airflow | undefined
+  const airflowSecret = engine === 'airflow' ? keptSecret(join(dataDir, 'airflow-jwt-secret')) : ''
+  async function startAirflowProcesses (): Promise<void> {
+    if (airflow !== undefined) { await airflow.restart(); return }
+    try {
+      airflow = await startAirflowEngine({
+        dataDir,
+        host,
+        port: ports.engine,
+        username: 'slipway',
+        password: enginePassword,
+        jwtSecret: airflowSecret,
+        siteUrl: urls.site,
+        serviceToken,
+        version: options.airflowVersion,
+        databaseUrl: options.airflowDatabaseUrl,
+        output: (line) => { output('engine', line) },
+        signal: options.signal
+      })
+    } catch (error) {
+      throw new StackStartError([`engine (Airflow) ${(error as Error).message}`], 1)
+    }
+  }
+
   async function startProcess (name: ProcessName): Promise<void> {
+    if (name === 'engine' && engine === 'airflow') { await startAirflowProcesses(); return }
     const service = spawnService({
       service: PACKAGE_OF[name],
       entry: join(REPO_ROOT, 'packages', PACKAGE_OF[name], 'src', 'server.ts'),
@@ -178,6 +213,7 @@ export async function startStack (options: StackOptions): Promise<Stack> {
   }
 
   async function stopProcess (name: ProcessName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (name === 'engine' && airflow !== undefined) { await airflow.close(); return }
     const service = children.get(name)
     if (service === undefined) return
     stopping.add(name)
@@ -193,10 +229,12 @@ export async function startStack (options: StackOptions): Promise<Stack> {
   function signalProcess (name: ProcessName, signal: NodeJS.Signals): void {
     children.get(name)?.child.kill(signal)
   }
+  const pid = (name: ProcessName): number | undefined => name === 'engine' && airflow !== undefined ? airflow.pid('api-server') : children.get(name)?.child.pid
 
   async function close (): Promise<void> {
     closing = true
     await Promise.all([...children.keys()].reverse().map(async (name) => { await stopProcess(name) }))
+    await airflow?.close()
   }
 
   try {
@@ -207,5 +245,5 @@ export async function startStack (options: StackOptions): Promise<Stack> {
     throw error
   }
   running = true
-  return { urls, adminToken, serviceToken, stopProcess, startProcess, signalProcess, pid: (name) => children.get(name)?.child.pid, close }
+  return { urls, adminToken, serviceToken, stopProcess, startProcess, signalProcess, pid, airflow, close }
 }
