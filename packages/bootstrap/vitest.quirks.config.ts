@@ -1,10 +1,8 @@
 // The bootstrap service's design reads on the real stand-ins once more against a store in its Deckhand quirk mode.
-import { defineProject } from 'vitest/config'
+import { suiteProject } from '../../vitest.shared.ts'
 
-export default defineProject({
-  test: {
-    name: 'bootstrap (deckhand quirks)',
-    include: ['test/integration/stubs.test.ts'],
-    env: { SLIPWAY_TEST_STORE_MODE: 'deckhand-quirks' }
-  }
+export default suiteProject({
+  name: 'bootstrap (deckhand quirks)',
+  include: ['test/integration/stubs.test.ts'],
+  env: { SLIPWAY_TEST_STORE_MODE: 'deckhand-quirks' }
 })

@@ -1,5 +1,3 @@
-import { defineProject } from 'vitest/config'
+import { suiteProject } from '../../vitest.shared.ts'
 
-export default defineProject({
-  test: { name: 'common', include: ['test/**/*.test.ts'] }
-})
+export default suiteProject({ name: 'common', include: ['test/**/*.test.ts'] })

@@ -1,5 +1,3 @@
-import { defineProject } from 'vitest/config'
+import { suiteProject } from '../../vitest.shared.ts'
 
-export default defineProject({
-  test: { name: 'orchestrator', include: ['test/**/*.test.ts', 'test/console/*.test.js'] }
-})
+export default suiteProject({ name: 'orchestrator', include: ['test/**/*.test.ts', 'test/console/*.test.js'] })

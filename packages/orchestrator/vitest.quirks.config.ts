@@ -1,11 +1,9 @@
 // The orchestrator's configdocs suites once more against a store that behaves as the real Deckhand does where it
 // departs from its documentation (stub-store's quirk mode): Slipway must be safe on either.
-import { defineProject } from 'vitest/config'
+import { suiteProject } from '../../vitest.shared.ts'
 
-export default defineProject({
-  test: {
-    name: 'orchestrator (deckhand quirks)',
-    include: ['test/routes/configdocs.test.ts', 'test/routes/deployment-version.test.ts'],
-    env: { SLIPWAY_TEST_STORE_MODE: 'deckhand-quirks' }
-  }
+export default suiteProject({
+  name: 'orchestrator (deckhand quirks)',
+  include: ['test/routes/configdocs.test.ts', 'test/routes/deployment-version.test.ts'],
+  env: { SLIPWAY_TEST_STORE_MODE: 'deckhand-quirks' }
 })

@@ -1,5 +1,3 @@
-import { defineProject } from 'vitest/config'
+import { suiteProject } from '../../vitest.shared.ts'
 
-export default defineProject({
-  test: { name: 'stack', include: ['test/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 }
-})
+export default suiteProject({ name: 'stack', include: ['test/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 })

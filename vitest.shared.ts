@@ -1,0 +1,15 @@
+// What every vitest project of the suite shares. A project defined in a config file of its own
+// (packages/*/vitest.config.ts, the *.quirks.config.ts) takes none of the root config's test options, so each one
+// builds on this module instead: one place for the suite's limits.
+import { defineProject, type UserWorkspaceConfig } from 'vitest/config'
+
+/**
+ * The suite's limits per test and per hook. Generous on purpose: on a machine whose cores are busy with other work
+ * a test that takes one second alone takes several, and a limit is there to catch a hang, not a slow machine.
+ */
+export const SUITE_TIMEOUTS = { testTimeout: 20_000, hookTimeout: 20_000 }
+
+/** A project of the suite: its own test options over the shared ones (a project may raise its limits). */
+export function suiteProject (test: NonNullable<UserWorkspaceConfig['test']>): UserWorkspaceConfig {
+  return defineProject({ test: { ...SUITE_TIMEOUTS, ...test } })
+}
