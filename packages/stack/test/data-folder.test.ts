@@ -3,8 +3,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it, onTestFinished } from 'vitest'
-import { leftoverState, watchDataFolder } from '../src/data-folder.ts'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import { dataFolderGone, leftoverState, watchDataFolder } from '../src/data-folder.ts'
 import { banner } from '../src/banner.ts'
 import { newSecret, type Stack } from '../src/stack.ts'
 
@@ -31,20 +31,58 @@ describe('leftoverState', () => {
     writeFileSync(join(dir, 'admin-token'), 'x\n')
     expect(leftoverState(dir)).toEqual([])
   })
+
+  it('is empty for a folder whose admin token is given by SLIPWAY_ADMIN_TOKEN: the service token is there', () => {
+    const dir = folder()
+    mkdirSync(join(dir, 'engine'))
+    writeFileSync(join(dir, 'engine', 'engine-state.json'), '{}')
+    writeFileSync(join(dir, 'service-token'), 'x\n')
+    expect(leftoverState(dir)).toEqual([])
+  })
 })
 
 describe('watchDataFolder', () => {
-  it('calls back once when the folder is deleted', async () => {
+  // the watch looks every intervalMs: fake timers make its looks happen at once, without waiting on a busy machine
+  function watched (dir: string): { calls: () => number } {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    onTestFinished(() => { vi.useRealTimers() })
+    let calls = 0
+    const stop = watchDataFolder(dir, () => { calls++ }, 2000)
+    onTestFinished(stop)
+    return { calls: () => calls }
+  }
+
+  it('calls back once when the folder is deleted', () => {
     const dir = folder()
     writeFileSync(join(dir, 'admin-token'), 'x\n')
-    let calls = 0
-    const stop = watchDataFolder(dir, () => { calls++ }, 20)
-    onTestFinished(stop)
-    await new Promise((resolve) => setTimeout(resolve, 60))
-    expect(calls).toBe(0)
+    const watch = watched(dir)
+    vi.advanceTimersByTime(10_000)
+    expect(watch.calls()).toBe(0)
     rmSync(dir, { recursive: true, force: true })
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(calls).toBe(1)
+    vi.advanceTimersByTime(2000)
+    expect(watch.calls()).toBe(1)
+    vi.advanceTimersByTime(10_000)
+    expect(watch.calls()).toBe(1)
+  })
+
+  it('watches the folder itself: a folder without an admin-token (SLIPWAY_ADMIN_TOKEN given) is not reported deleted', () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'service-token'), 'x\n')
+    const watch = watched(dir)
+    vi.advanceTimersByTime(10_000)
+    expect(watch.calls()).toBe(0)
+    expect(dataFolderGone(dir)).toBe(false)
+    rmSync(dir, { recursive: true, force: true })
+    vi.advanceTimersByTime(2000)
+    expect(watch.calls()).toBe(1)
+  })
+
+  it('counts a file where the folder was as the folder gone', () => {
+    const dir = folder()
+    expect(dataFolderGone(dir)).toBe(false)
+    expect(dataFolderGone(join(dir, 'missing'))).toBe(true)
+    writeFileSync(join(dir, 'plain'), 'x\n')
+    expect(dataFolderGone(join(dir, 'plain'))).toBe(true)
   })
 })
 
