@@ -74,5 +74,10 @@ export async function waitHealthy (url: string, service: ServiceChild, timeoutMs
     }
     await Promise.race([new Promise((resolve) => setTimeout(resolve, 50)), service.exited])
   }
-  throw new Error(`not healthy within ${timeoutMs} ms (${url})`)
+  throw new Error(`not healthy within ${formatLimit(timeoutMs)} (${url})`)
+}
+
+/** A limit as an operator sets it: whole seconds in seconds, anything else in milliseconds. */
+function formatLimit (ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 }

@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import { banner } from './banner.ts'
 import { leftoverState, watchDataFolder } from './data-folder.ts'
 import { DEFAULT_PORTS, PORT_VARIABLES, PROCESS_NAMES, stackVariables, type ProcessName } from './environment.ts'
-import { StackStartError, startStack, type Stack } from './stack.ts'
+import { DEFAULT_HEALTH_TIMEOUT_MS, StackStartError, startStack, type Stack } from './stack.ts'
 
 function say (line: string): void {
   process.stderr.write(`slipway: ${line}\n`)
@@ -23,6 +23,15 @@ function portsFromEnv (): { ports: Record<ProcessName, number>, problems: string
   return { ports, problems }
 }
 
+/** SLIPWAY_HEALTH_TIMEOUT_S: how long each process may take to become healthy, in whole seconds (default 60). */
+function healthTimeoutFromEnv (): { seconds: number, problem?: string } {
+  const value = process.env.SLIPWAY_HEALTH_TIMEOUT_S ?? ''
+  if (value === '') return { seconds: DEFAULT_HEALTH_TIMEOUT_MS / 1000 }
+  const seconds = /^\d+$/.test(value) ? Number(value) : Number.NaN
+  if (Number.isSafeInteger(seconds) && seconds >= 1) return { seconds }
+  return { seconds: 0, problem: `SLIPWAY_HEALTH_TIMEOUT_S: must be a whole number of seconds, at least 1 (got ${JSON.stringify(value)})` }
+}
+
 /** SLIPWAY_ENGINE: stub (default) or airflow. */
 function engineFromEnv (): 'stub' | 'airflow' {
   const value = process.env.SLIPWAY_ENGINE ?? ''
@@ -36,6 +45,8 @@ const started = Date.now()
 const engine = engineFromEnv()
 const dataDir = resolve(process.env.SLIPWAY_DATA_DIR ?? 'data')
 const { ports, problems } = portsFromEnv()
+const health = healthTimeoutFromEnv()
+if (health.problem !== undefined) problems.push(health.problem)
 if (problems.length > 0) {
   problems.forEach(say)
   process.exit(2)
@@ -81,6 +92,11 @@ try {
     airflowVersion: process.env.AIRFLOW_VERSION,
     airflowDatabaseUrl: process.env.AIRFLOW_DATABASE_URL,
     signal: controller.signal,
+    healthTimeoutMs: health.seconds * 1000,
+    onSlowStart: (waiting, waitedMs) => {
+      say(`still waiting for ${waiting.join(', ')} to answer ${waiting.length === 1 ? 'its' : 'their'} health URL ` +
+        `(${Math.round(waitedMs / 1000)} s so far; each may take ${health.seconds} s: SLIPWAY_HEALTH_TIMEOUT_S)`)
+    },
     onExit: (name, code, signal) => {
       say(`${name} exited unexpectedly (${signal ?? `exit code ${code}`}); stopping the stack`)
       stop(1)

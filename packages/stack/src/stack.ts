@@ -28,6 +28,9 @@ const PACKAGE_OF: Record<ProcessName, string> = {
   orchestrator: 'orchestrator'
 }
 
+/** How long a process may take to become healthy unless told otherwise: a busy machine starts slowly. */
+export const DEFAULT_HEALTH_TIMEOUT_MS = 60_000
+
 /** Where each process answers when it is ready. */
 export const HEALTH_PATH: Record<ProcessName, string> = {
   orchestrator: '/api/v1.0/health',
@@ -62,7 +65,11 @@ export interface StackOptions {
   output?: (name: ProcessName, line: string) => void
   /** Called when a process exits while the stack is running (not while it starts or stops). */
   onExit?: (name: ProcessName, code: number | null, signal: NodeJS.Signals | null) => void
+  /** How long each process may take to answer its health URL before the start fails (default 60 s). */
   healthTimeoutMs?: number
+  /** Called every `slowStartEveryMs` (default 5 s) of a start: the processes not yet healthy, and the time so far. */
+  onSlowStart?: (waiting: ProcessName[], waitedMs: number) => void
+  slowStartEveryMs?: number
   /** Aborting it while the stack starts stops every process started so far; startStack then rejects. */
   signal?: AbortSignal
   /** false: no look at the ports before starting, each process finds a busy one itself (a start failing half-way). */
@@ -195,7 +202,7 @@ export async function startStack (options: StackOptions): Promise<Stack> {
       if (running && !closing && !stopping.has(name)) options.onExit?.(name, code, signal)
     })
     try {
-      await waitHealthy(urls[name] + HEALTH_PATH[name], service, options.healthTimeoutMs ?? 15_000, options.signal)
+      await waitHealthy(urls[name] + HEALTH_PATH[name], service, options.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS, options.signal)
     } catch (error) {
       if (options.signal?.aborted === true) throw error
       // its last words may still be in the pipe when it has exited
@@ -237,13 +244,24 @@ export async function startStack (options: StackOptions): Promise<Stack> {
     await airflow?.close()
   }
 
+  // a slow start says which processes it still waits for
+  const waiting = new Set(PROCESS_NAMES)
+  const startedAt = Date.now()
+  const slow = setInterval(() => {
+    if (waiting.size > 0) options.onSlowStart?.(PROCESS_NAMES.filter((name) => waiting.has(name)), Date.now() - startedAt)
+  }, options.slowStartEveryMs ?? 5000)
   try {
     // no process needs another at start-up (they find each other per request), so all start at once
-    await Promise.all(PROCESS_NAMES.map(startProcess))
+    await Promise.all(PROCESS_NAMES.map(async (name) => {
+      await startProcess(name)
+      waiting.delete(name)
+    }))
   } catch (error) {
+    clearInterval(slow)
     await close()
     throw error
   }
+  clearInterval(slow)
   running = true
   return { urls, adminToken, serviceToken, stopProcess, startProcess, signalProcess, pid, airflow, close }
 }

@@ -91,8 +91,55 @@ describe('npm start', () => {
     expect(await leftBehind(marker, 0)).toHaveLength(PROCESS_NAMES.length + 1)
     runner.child.kill('SIGKILL')
     await runner.exited
-    expect(await leftBehind(marker, 15_000)).toEqual([])
+    expect(await leftBehind(marker)).toEqual([])
     expect(await busyPorts(Object.values(ports))).toEqual([])
+  })
+})
+
+describe('npm start, slow to become healthy', () => {
+  /** A module every process of the stack loads first: the store's start waits until the test opens the gate. */
+  function storeGate (dir: string): { nodeOptions: string, open: () => void } {
+    const gate = join(dir, 'gate-open')
+    const module = join(dir, 'store-gate.mjs')
+    writeFileSync(module, [
+      "import { existsSync } from 'node:fs'",
+      `if (process.argv[1]?.includes('stub-store')) while (!existsSync(${JSON.stringify(gate)})) await new Promise((resolve) => setTimeout(resolve, 50))`
+    ].join('\n'))
+    return { nodeOptions: `--import ${module}`, open: () => { writeFileSync(gate, '') } }
+  }
+
+  it('says which process it still waits for, and waits as long as SLIPWAY_HEALTH_TIMEOUT_S allows', async () => {
+    const { dir, marker } = dataFolder()
+    const gate = storeGate(dir)
+    const runner = startRunner(dir, await freePorts(), { NODE_OPTIONS: gate.nodeOptions, SLIPWAY_HEALTH_TIMEOUT_S: '600' })
+    // every 5 s the runner names the processes not yet healthy; the store cannot be healthy while its gate is shut
+    await runner.until(/still waiting for (\w+, )*store\b.*health URL \(\d+ s so far; each may take 600 s: SLIPWAY_HEALTH_TIMEOUT_S\)/, 60_000)
+    expect(runner.output().stdout).not.toContain('Slipway is up')
+    gate.open()
+    await runner.until(/Ctrl-C stops everything/)
+    runner.child.kill('SIGINT')
+    expect(await runner.exited).toBe(0)
+    expect(await leftBehind(marker)).toEqual([])
+  })
+
+  it('stops everything when a process is not healthy within SLIPWAY_HEALTH_TIMEOUT_S, naming it', async () => {
+    const { dir, marker } = dataFolder()
+    const ports = await freePorts()
+    const runner = startRunner(dir, ports, { NODE_OPTIONS: storeGate(dir).nodeOptions, SLIPWAY_HEALTH_TIMEOUT_S: '1' })
+    expect(await runner.exited).toBe(1)
+    // the store never is; on a busy machine another process may be named first, as late as the store
+    expect(runner.output().stderr).toMatch(/^slipway: (store|site|engine|bootstrap|orchestrator) not healthy within 1 s \(http:\/\/127\.0\.0\.1:\d+\/api\/v\S+\/health\)$/m)
+    expect(runner.output().stdout).not.toContain('Slipway is up')
+    expect(await leftBehind(marker)).toEqual([])
+    expect(await busyPorts(Object.values(ports))).toEqual([])
+  })
+
+  it.each(['0', 'soon', '1.5', '-3'])('refuses SLIPWAY_HEALTH_TIMEOUT_S=%s before anything starts', async (value) => {
+    const { dir, marker } = dataFolder()
+    const runner = startRunner(dir, await freePorts(), { SLIPWAY_HEALTH_TIMEOUT_S: value })
+    expect(await runner.exited).toBe(2)
+    expect(runner.output().stderr).toBe(`slipway: SLIPWAY_HEALTH_TIMEOUT_S: must be a whole number of seconds, at least 1 (got ${JSON.stringify(value)})\n`)
+    expect(await leftBehind(marker)).toEqual([])
   })
 })
 
@@ -105,7 +152,7 @@ describe('npm start, killed', () => {
     await runner.until(/Ctrl-C stops everything/)
     runner.child.kill('SIGKILL')
     await runner.exited
-    expect(await leftBehind(marker, 15_000)).toEqual([])
+    expect(await leftBehind(marker)).toEqual([])
     expect(await busyPorts(Object.values(ports))).toEqual([])
   })
 })

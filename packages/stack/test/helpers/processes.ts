@@ -23,8 +23,11 @@ export function processesWith (entry: string): number[] {
   return pids
 }
 
-/** Waits until no process carries `entry`; answers those still there after `timeoutMs`. */
-export async function leftBehind (entry: string, timeoutMs = 5000): Promise<number[]> {
+/**
+ * Waits until no process carries `entry`; answers those still there after `timeoutMs` (generous: on a busy machine
+ * a graceful stop takes seconds, and the wait ends as soon as they are gone).
+ */
+export async function leftBehind (entry: string, timeoutMs = 30_000): Promise<number[]> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const pids = processesWith(entry)
@@ -57,7 +60,7 @@ export interface RunnerProcess {
   child: ChildProcess
   output: () => { stdout: string, stderr: string }
   exited: Promise<number | null>
-  /** Resolves once the output matches `pattern`. */
+  /** Resolves once the output matches `pattern`; rejects, with the output, after `timeoutMs` (default 90 s). */
   until: (pattern: RegExp, timeoutMs?: number) => Promise<void>
 }
 
@@ -93,7 +96,8 @@ export function startRunner (
   child.stdout?.on('data', (chunk: Buffer) => { stdout += chunk.toString(); poke() })
   child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); poke() })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code) }))
-  async function until (pattern: RegExp, timeoutMs = 30_000): Promise<void> {
+  // a start on a busy machine may take up to the health limit (60 s) per process
+  async function until (pattern: RegExp, timeoutMs = 90_000): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => { reject(new Error(`no ${String(pattern)} in: ${stdout}${stderr}`)) }, timeoutMs)
       const check = (): void => { if (pattern.test(stdout + stderr)) { clearTimeout(timer); resolve() } }
