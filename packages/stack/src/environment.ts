@@ -36,15 +36,22 @@ export function stackEnvironment (options: WiringOptions): Record<ProcessName, R
   const auth = { AUTH_PROVIDER: 'static', AUTH_TOKENS_FILE: options.tokensFile, SERVICE_TOKEN: serviceToken }
   return {
     store: { HOST: host, PORT: String(ports.store), STORE_DATA_DIR: join(dataDir, 'store'), STORE_AUTH_TOKENS: serviceToken },
-    site: { HOST: host, PORT: String(ports.site), SITE_DATA_DIR: join(dataDir, 'site'), STORE_URL: storeUrl, SERVICE_TOKEN: serviceToken, SITE_AUTH_TOKENS: serviceToken },
+    // the site does the workflow steps' site work, calling the store and the bootstrap service with the service token
+    site: {
+      HOST: host,
+      PORT: String(ports.site),
+      SITE_DATA_DIR: join(dataDir, 'site'),
+      STORE_URL: storeUrl,
+      BOOTSTRAP_URL: `${base('bootstrap')}/api/v1.0`,
+      SERVICE_TOKEN: serviceToken,
+      SITE_AUTH_TOKENS: serviceToken
+    },
     engine: {
       HOST: host,
       PORT: String(ports.engine),
       ENGINE_DATA_DIR: join(dataDir, 'engine'),
       ENGINE_USERS: `${options.engineUser}:${options.enginePassword}`,
       SITE_URL: base('site'),
-      BOOTSTRAP_URL: `${base('bootstrap')}/api/v1.0`,
-      STORE_URL: storeUrl,
       SERVICE_TOKEN: serviceToken
     },
     bootstrap: { HOST: host, PORT: String(ports.bootstrap), ...auth, STORE_URL: storeUrl, KUBE_API_URL: base('site'), KUBE_TOKEN: serviceToken },

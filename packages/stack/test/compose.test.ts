@@ -115,6 +115,22 @@ describe('the npm start wiring', () => {
   })
 })
 
+describe('the site step work', () => {
+  it('is wired to the site, which calls the store and the bootstrap service with the service token; the engine calls only the site', () => {
+    const env = stackEnvironment({ host: '127.0.0.1', ports: DEFAULT_PORTS, dataDir: '/d', serviceToken: 's', engineUser: 'u', enginePassword: 'p', tokensFile: '/t' })
+    expect(env.site).toMatchObject({
+      STORE_URL: 'http://127.0.0.1:9100/api/v1.0', BOOTSTRAP_URL: 'http://127.0.0.1:9001/api/v1.0', SERVICE_TOKEN: 's', SITE_AUTH_TOKENS: 's'
+    })
+    expect(env.engine).toMatchObject({ SITE_URL: 'http://127.0.0.1:9300', SERVICE_TOKEN: 's' })
+    for (const variable of ['STORE_URL', 'BOOTSTRAP_URL']) {
+      expect(env.engine).not.toHaveProperty(variable)
+      expect(compose.services.engine?.environment).not.toHaveProperty(variable)
+    }
+    expect(compose.services.site?.environment).toMatchObject({ STORE_URL: 'http://store:9100/api/v1.0', BOOTSTRAP_URL: 'http://bootstrap:9001/api/v1.0' })
+    expect(compose.services.site?.environment?.SERVICE_TOKEN).toBe(compose.services.site?.environment?.SITE_AUTH_TOKENS)
+  })
+})
+
 describe('README.md', () => {
   it('lists every configuration variable of every package', () => {
     const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8')

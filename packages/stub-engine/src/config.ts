@@ -1,4 +1,4 @@
-// stub-engine's environment variables (STYLE.md §6): listener, auth, simulated time, side-effect targets.
+// stub-engine's environment variables (STYLE.md §6): listener, auth, simulated time, the site that does the site work.
 import { Type, type Static } from 'typebox'
 import { LogLevelSchema, readConfig } from '@slipway/common'
 
@@ -21,16 +21,14 @@ export const ConfigSchema = Type.Object({
   ENGINE_HANG_TASKS: Type.String({ default: '', description: 'Comma-separated `[dag_id/]task_id`: the task runs until stopped or cleared' }),
   ENGINE_IMPORT_ERROR_DAGS: Type.String({ default: '', description: 'Comma-separated DAG ids reported with `has_import_errors` (trigger → 400)' }),
   ENGINE_DATA_DIR: Type.String({ default: '', description: 'Directory keeping state in `engine-state.json` across restarts (empty: memory only)' }),
-  SITE_URL: Type.String({ default: 'http://127.0.0.1:9300', description: 'stub-site root (Drydock `/api/v1.0/nodes`, `/_stub/nodes/{hostname}/state`); empty or `none`: node side effects skipped' }),
-  BOOTSTRAP_URL: Type.String({ default: 'http://127.0.0.1:9001/api/v1.0', description: 'Bootstrap service API (node-labels, validatedesign, health); empty or `none`: skipped' }),
-  STORE_URL: Type.String({ default: 'http://127.0.0.1:9100/api/v1.0', description: 'Deckhand API (validations, rendered documents, tags, health); empty or `none`: skipped' }),
-  SERVICE_TOKEN: Type.String({ default: '', description: 'Token sent as `X-Auth-Token` on side-effect calls (empty: none)' }),
-  OUTBOUND_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1, description: 'Timeout of every side-effect call in milliseconds' })
+  SITE_URL: Type.String({ default: 'http://127.0.0.1:9300', description: 'stub-site root: every task that touches the site asks its step endpoint (`POST /_stub/steps/{step}`) to do the work; empty or `none`: those tasks log that they skipped it' }),
+  SERVICE_TOKEN: Type.String({ default: '', description: 'Token sent as `X-Auth-Token` on the site step calls (empty: none)' }),
+  OUTBOUND_TIMEOUT_MS: Type.Integer({ default: 60_000, minimum: 1, description: 'Timeout of each site step call in milliseconds (a step may make several calls of its own to the store and the bootstrap service)' })
 })
 export type Config = Static<typeof ConfigSchema>
 
-/** Side-effect targets that an empty value (or `none`) switches off; readConfig alone would read empty as "default". */
-const SWITCHABLE_URLS = ['SITE_URL', 'BOOTSTRAP_URL', 'STORE_URL'] as const
+/** Targets that an empty value (or `none`) switches off; readConfig alone would read empty as "default". */
+const SWITCHABLE_URLS = ['SITE_URL'] as const
 
 export function loadConfig (env: Record<string, string | undefined> = process.env): Config {
   const adjusted = { ...env }
@@ -38,5 +36,5 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
   return readConfig(ConfigSchema, adjusted)
 }
 
-/** A side-effect target's base URL, or null when it is switched off. */
+/** A target's base URL, or null when it is switched off. */
 export const targetUrl = (value: string): string | null => value === '' || value === 'none' ? null : value

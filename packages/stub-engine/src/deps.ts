@@ -1,11 +1,9 @@
-// createDeps: the one place where the engine, its side-effect clients, persistence and auth settings are wired.
+// createDeps: the one place where the engine, its site client, persistence and auth settings are wired.
 import { randomBytes } from 'node:crypto'
 import { staticServiceToken } from '@slipway/common'
 import { targetUrl, type Config } from './config.ts'
 import type { AppDeps } from './app.ts'
-import { createBootstrapClient } from './clients/bootstrap.ts'
 import { createSiteClient } from './clients/site.ts'
-import { createStoreClient } from './clients/store.ts'
 import { createStateFile } from './db/state-file.ts'
 import { createEngine, type Engine, type EngineOptions } from './domain/engine.ts'
 import { parseRules } from './domain/injection.ts'
@@ -15,15 +13,10 @@ import { parseUsers } from './domain/users.ts'
 export interface Deps extends AppDeps { engine: Engine }
 
 export function createDeps (config: Config, overrides: { effects?: SideEffects, log?: EngineOptions['log'] } = {}): Deps {
-  const serviceAuth = staticServiceToken(config.SERVICE_TOKEN)
-  const outbound = (baseUrl: string) => ({ baseUrl, timeoutMs: config.OUTBOUND_TIMEOUT_MS, serviceAuth })
   const site = targetUrl(config.SITE_URL)
-  const bootstrap = targetUrl(config.BOOTSTRAP_URL)
-  const store = targetUrl(config.STORE_URL)
+  const serviceAuth = staticServiceToken(config.SERVICE_TOKEN)
   const effects: SideEffects = overrides.effects ?? {
-    site: site === null ? null : createSiteClient(outbound(site)),
-    bootstrap: bootstrap === null ? null : createBootstrapClient(outbound(bootstrap)),
-    store: store === null ? null : createStoreClient(outbound(store))
+    site: site === null ? null : createSiteClient({ baseUrl: site, timeoutMs: config.OUTBOUND_TIMEOUT_MS, serviceAuth })
   }
   const jwtSecret = config.ENGINE_JWT_SECRET === '' ? randomBytes(32).toString('base64url') : config.ENGINE_JWT_SECRET
   const list = (spec: string): Set<string> => new Set(spec.split(',').map((s) => s.trim()).filter((s) => s !== ''))

@@ -1,17 +1,28 @@
-// stub-site (Drydock node inventory + the stub's node-state control route): the only file that knows its paths.
-import { createHttpClient, type CallContext, type ServiceTokenSource } from '@slipway/common'
+// stub-site's step endpoint (POST /_stub/steps/{step}): the only file that knows its path and its answer's shape.
+import { createHttpClient, DownstreamError, type ServiceTokenSource } from '@slipway/common'
 import type { Dispatcher } from 'undici'
-import type { NodeState, SideEffects, SiteNode } from '../domain/operators.ts'
+import type { SideEffects, SiteStepAnswer } from '../domain/operators.ts'
+
+const LEVELS = new Set(['info', 'warning', 'error'])
+
+/** The answer as the contract shapes it, or undefined when it is not one. */
+function readAnswer (value: unknown): SiteStepAnswer | undefined {
+  const answer = value as { outcome?: unknown, log?: unknown } | null
+  if (answer === null || typeof answer !== 'object' || (answer.outcome !== 'success' && answer.outcome !== 'failed')) return undefined
+  if (!Array.isArray(answer.log)) return undefined
+  const lines = answer.log as Array<{ level?: unknown, event?: unknown } | null>
+  if (!lines.every((l) => l !== null && typeof l === 'object' && LEVELS.has(String(l.level)) && typeof l.event === 'string')) return undefined
+  return answer as SiteStepAnswer
+}
 
 export function createSiteClient (options: { baseUrl: string, timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher }): NonNullable<SideEffects['site']> {
   const http = createHttpClient({ component: 'site', ...options })
   return {
-    listNodes: async (ctx: CallContext) => await http.getJson<SiteNode[]>('/api/v1.0/nodes', { ctx }),
-    async setNodeState (hostname: string, state: NodeState, ctx: CallContext) {
-      const response = await http.request('PUT', `/_stub/nodes/${encodeURIComponent(hostname)}/state`, { ctx, json: state })
-      if (response.statusCode === 404) return false
-      if (response.statusCode >= 300) throw new Error(`site answered PUT node state of ${hostname} with ${response.statusCode}: ${response.text.slice(0, 200)}`)
-      return true
+    async runStep (step, call, ctx) {
+      const path = `/_stub/steps/${encodeURIComponent(step)}`
+      const answer = readAnswer(await http.sendJson<unknown>('POST', path, { ctx, json: call }))
+      if (answer === undefined) throw new DownstreamError('site', `The site answered POST ${path} with something other than a step's outcome and log`)
+      return answer
     }
   }
 }

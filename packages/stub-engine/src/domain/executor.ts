@@ -113,13 +113,15 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
     }
     const ctx: OperatorContext = {
       address,
+      runId: run.dag_run_id,
+      tryNumber,
       conf: run.conf,
       stub,
       effects: options.effects,
       log: say,
       pause: () => sleep(plan.durationMs / 3, signal),
       concurrencyConflicts: () => concurrencyConflicts(run),
-      taskState: (taskId) => run.tis.find((t) => t.task_id === taskId)?.state
+      taskStates: () => taskStatesOf(run)
     }
     async function execute (): Promise<Outcome> {
       const started = Date.now()
@@ -169,6 +171,13 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
   function stopAll (): void {
     for (const controller of executing.values()) controller.abort()
     executing.clear()
+  }
+
+  /** Each task's state in the run, by task id; a mapped task is its first instance. */
+  function taskStatesOf (run: RunRecord): Record<string, TaskInstanceState | null> {
+    const states: Record<string, TaskInstanceState | null> = {}
+    for (const t of run.tis) if (!Object.hasOwn(states, t.task_id)) states[t.task_id] = t.state
+    return states
   }
 
   function concurrencyConflicts (run: RunRecord): string[] {

@@ -29,8 +29,6 @@ export function baseEnv (env: Record<string, string> = {}): Record<string, strin
     ENGINE_JWT_SECRET: TEST_SECRET,
     ENGINE_DAGS_PAUSED_AT_CREATION: 'false',
     SITE_URL: '',
-    BOOTSTRAP_URL: '',
-    STORE_URL: '',
     ...env
   }
 }

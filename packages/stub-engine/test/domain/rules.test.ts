@@ -90,10 +90,10 @@ describe('users and config', () => {
     expect(findUser(users, 'bob', 'no')).toBeUndefined()
     expect(() => parseUsers('nopassword')).toThrow(/ENGINE_USERS/)
   })
-  it('reads an empty side-effect URL as switched off and keeps the defaults otherwise', () => {
+  it('reads an empty site URL as switched off and keeps the defaults otherwise', () => {
     const config = loadConfig({ SITE_URL: '', PORT: '0' })
     expect(config.SITE_URL).toBe('none')
-    expect(config.BOOTSTRAP_URL).toBe('http://127.0.0.1:9001/api/v1.0')
+    expect(loadConfig({ PORT: '0' }).SITE_URL).toBe('http://127.0.0.1:9300')
     expect(config.PORT).toBe(0)
     expect(config.ENGINE_DAGS_PAUSED_AT_CREATION).toBe(true)
   })
