@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -145,12 +146,14 @@ def run_conf(context: Any) -> dict:
     return conf if isinstance(conf, dict) else {}
 
 
-def inject(plan: Plan, try_number: int, log) -> None:
+def inject(plan: Plan, try_number: int, log, stopped: threading.Event) -> None:
     """Hangs, fails or skips this try as the run's conf.stub asks; returns when the task should do its work."""
     if plan.hang:
         log.warning('Injected hang: the task runs until it is stopped')
-        while True:  # a stop (or a mark, or a clear) kills the task's process
+        # Airflow stops a try with SIGTERM (the task's on_kill sets `stopped`), then kills it if it lingers
+        while not stopped.is_set():
             time.sleep(HANG_POLL_S)
+        raise AirflowException('Injected hang ended: the task was told to stop')
     if try_number <= plan.fail_tries:
         time.sleep(plan.duration_s or 0)
         raise AirflowException(f'Injected failure of try {try_number}')
@@ -187,14 +190,14 @@ def upgrade_branch(stub: dict, log) -> str:
     return follow
 
 
-def run_step(kind: str, context: Any, log) -> None:
+def run_step(kind: str, context: Any, log, stopped: threading.Event) -> None:
     """One try of one task: injection first, then the work of its kind; the try lasts at least conf.stub.task_ms."""
     started = time.monotonic()
     ti = context['ti']
     conf = run_conf(context)
     stub = read_stub(conf)
     plan = plan_task(stub, ti.task_id)
-    inject(plan, ti.try_number, log)
+    inject(plan, ti.try_number, log, stopped)
     if kind == 'log':
         log.info(f'{ti.task_id}: simulated work (no component of this stack performs it)')
     elif kind == 'concurrency_check':
@@ -214,13 +217,13 @@ def run_step(kind: str, context: Any, log) -> None:
         time.sleep(left)
 
 
-def choose_branch(context: Any, log) -> str:
+def choose_branch(context: Any, log, stopped: threading.Event) -> str:
     """The upgrade branch's try: injection applies to it as to any task."""
     started = time.monotonic()
     ti = context['ti']
     stub = read_stub(run_conf(context))
     plan = plan_task(stub, ti.task_id)
-    inject(plan, ti.try_number, log)
+    inject(plan, ti.try_number, log, stopped)
     follow = upgrade_branch(stub, log)
     left = (plan.duration_s or 0) - (time.monotonic() - started)
     if left > 0:

@@ -6,6 +6,7 @@ task instances name the same operator as stub-engine's do.
 
 from __future__ import annotations
 
+import threading
 import types
 from datetime import timedelta
 
@@ -28,7 +29,21 @@ DAG_SETTINGS = {
 }
 
 
-class SiteTask(BaseOperator):
+class Stoppable:
+    """A try Airflow can tell to stop: on_kill (run on SIGTERM) ends an injected hang."""
+
+    def _stop_event(self) -> threading.Event:
+        # made per try, when it starts: an Event cannot be deep-copied with the task
+        self._stopped = threading.Event()
+        return self._stopped
+
+    def on_kill(self) -> None:
+        stopped = getattr(self, '_stopped', None)
+        if stopped is not None:
+            stopped.set()
+
+
+class SiteTask(Stoppable, BaseOperator):
     """A workflow task: failure injection, then its kind's work (a stub-site step, or an engine-only step)."""
 
     ui_color = '#e8f0fe'
@@ -38,14 +53,14 @@ class SiteTask(BaseOperator):
         self.kind = kind
 
     def execute(self, context) -> None:
-        steps.run_step(self.kind, context, self.log)
+        steps.run_step(self.kind, context, self.log, self._stop_event())
 
 
-class UpgradeBranch(BaseBranchOperator):
+class UpgradeBranch(Stoppable, BaseBranchOperator):
     """decide_airflow_upgrade: follows upgrade_airflow or skip_upgrade_airflow, the other is skipped."""
 
     def choose_branch(self, context) -> str:
-        return steps.choose_branch(context, self.log)
+        return steps.choose_branch(context, self.log, self._stop_event())
 
 
 _NAMED: dict[str, type] = {}
