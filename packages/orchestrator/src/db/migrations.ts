@@ -1,4 +1,5 @@
 // Schema versions of the orchestrator's database, applied in order at start-up (SQLite and PostgreSQL text).
+import { STAGING_JOURNAL_TABLE } from './staging-journal.ts'
 export interface Migration { version: number, sqlite: string, postgres: string }
 
 const TABLES = (json: string, bool: string, ts: string): string => `
@@ -57,5 +58,6 @@ CREATE INDEX notes_assoc ON notes (assoc_id);
 `
 
 export const MIGRATIONS: Migration[] = [
-  { version: 1, sqlite: TABLES('TEXT', 'INTEGER', 'TEXT'), postgres: TABLES('TEXT', 'INTEGER', 'TEXT') }
+  { version: 1, sqlite: TABLES('TEXT', 'INTEGER', 'TEXT'), postgres: TABLES('TEXT', 'INTEGER', 'TEXT') },
+  { version: 2, ...STAGING_JOURNAL_TABLE }
 ]

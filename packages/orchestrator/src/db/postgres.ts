@@ -2,6 +2,7 @@
 import pg from 'pg'
 import type { ActionRecord, LockRecord, NoteRecord, Repositories } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
+import { postgresStagingJournal } from './staging-journal.ts'
 
 type Row = Record<string, unknown>
 
@@ -136,6 +137,7 @@ export async function openPostgres (url: string, options: { schema?: string } = 
       async release (id) { await q('UPDATE api_locks SET released = 1 WHERE id = $1', [id]) },
       async get (id) { const row = (await q('SELECT * FROM api_locks WHERE id = $1', [id]))[0]; return row === undefined ? undefined : toLock(row) }
     },
+    stagingJournal: postgresStagingJournal(q),
     async close () {
       if (closed) return
       closed = true

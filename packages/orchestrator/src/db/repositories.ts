@@ -1,5 +1,6 @@
 // The orchestrator's tables (spec/orchestrator.md §9) behind one asynchronous interface, so that the embedded
 // SQLite and PostgreSQL implementations are interchangeable.
+import type { StagingJournal } from './staging-journal.ts'
 
 export interface ActionRecord {
   id: string
@@ -79,5 +80,6 @@ export interface Repositories {
     release: (id: string) => Promise<void>
     get: (id: string) => Promise<LockRecord | undefined>
   }
+  stagingJournal: StagingJournal
   close: () => Promise<void>
 }

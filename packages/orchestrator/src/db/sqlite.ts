@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import type { ActionRecord, AuditRecord, LockRecord, NoteRecord, Repositories, ValidationFailureRecord } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
+import { sqliteStagingJournal } from './staging-journal.ts'
 
 type Row = Record<string, unknown>
 
@@ -178,6 +179,7 @@ export function openSqlite (dataDir: string): Repositories {
         return row === undefined ? undefined : toLock(row)
       }
     },
+    stagingJournal: sqliteStagingJournal(db),
     async close () { if (db.isOpen) db.close() }
   }
 }
