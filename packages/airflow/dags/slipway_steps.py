@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import threading
 import time
 import urllib.error
@@ -40,6 +41,7 @@ TAGGED_TASKS = ('armada_build.armada_get_releases', 'upgrade_airflow', 'skip_upg
 
 STUB_KEYS = frozenset({'fail', 'hang', 'skip', 'defer_ms', 'task_ms', 'retries', 'map', 'upgrade_airflow'})
 MAX_MS = 3_600_000
+INJECT_FILE_VARIABLE = 'SLIPWAY_INJECT_FILE'
 HANG_POLL_S = 1.0
 
 
@@ -122,6 +124,44 @@ def read_stub(conf: dict) -> dict:
     return stub
 
 
+def _file_rules(spec: Any, dag_id: str, what: str) -> dict[str, float]:
+    """`[dag_id/]task[=N],…` (stub-engine's ENGINE_FAIL_TASKS syntax): the rules of this DAG, task -> tries (inf: all)."""
+    rules: dict[str, float] = {}
+    if not isinstance(spec, str):
+        raise StubConfError(f'{INJECT_FILE_VARIABLE}: {what} must be a string of [dag_id/]task[=N] entries')
+    for entry in (e.strip() for e in spec.split(',')):
+        if entry == '':
+            continue
+        match = re.fullmatch(r'(?:([\w.-]+)/)?([\w.-]+)(?:=(\d+))?', entry)
+        if match is None:
+            raise StubConfError(f'{INJECT_FILE_VARIABLE}: cannot read {what} entry {entry!r} (expected [dag_id/]task[=N])')
+        if match.group(1) in (None, dag_id):
+            rules[match.group(2)] = math.inf if match.group(3) is None else int(match.group(3))
+    return rules
+
+
+def with_file_rules(stub: dict, dag_id: str) -> dict:
+    """The run's conf.stub, plus the failures and hangs of the injection file (SLIPWAY_INJECT_FILE) for this DAG.
+
+    The file lets a test make a step fail or hang in runs the orchestrator triggers (whose conf it does not write),
+    as ENGINE_FAIL_TASKS and ENGINE_HANG_TASKS do for stub-engine; it is read when each try starts, so it may change
+    between runs. What conf.stub says of a task wins.
+    """
+    path = os.environ.get(INJECT_FILE_VARIABLE, '')
+    if path == '' or not os.path.exists(path):
+        return stub
+    with open(path, encoding='utf-8') as handle:
+        rules = json.load(handle)
+    if not isinstance(rules, dict):
+        raise StubConfError(f'{INJECT_FILE_VARIABLE}: {path} must hold a JSON object {{"fail": …, "hang": …}}')
+    fail = {t: ('always' if n == math.inf else n) for t, n in _file_rules(rules.get('fail', ''), dag_id, 'fail').items()}
+    hang = list(_file_rules(rules.get('hang', ''), dag_id, 'hang'))
+    merged = dict(stub)
+    merged['fail'] = {**fail, **(stub.get('fail') or {})}
+    merged['hang'] = [*hang, *(stub.get('hang') or [])]
+    return merged
+
+
 def _lookup(table: Any, task_id: str) -> Any:
     if not isinstance(table, dict):
         return None
@@ -195,7 +235,7 @@ def run_step(kind: str, context: Any, log, stopped: threading.Event) -> None:
     started = time.monotonic()
     ti = context['ti']
     conf = run_conf(context)
-    stub = read_stub(conf)
+    stub = with_file_rules(read_stub(conf), ti.dag_id)
     plan = plan_task(stub, ti.task_id)
     inject(plan, ti.try_number, log, stopped)
     if kind == 'log':
@@ -221,7 +261,7 @@ def choose_branch(context: Any, log, stopped: threading.Event) -> str:
     """The upgrade branch's try: injection applies to it as to any task."""
     started = time.monotonic()
     ti = context['ti']
-    stub = read_stub(run_conf(context))
+    stub = with_file_rules(read_stub(run_conf(context)), ti.dag_id)
     plan = plan_task(stub, ti.task_id)
     inject(plan, ti.try_number, log, stopped)
     follow = upgrade_branch(stub, log)

@@ -22,6 +22,9 @@ export interface AirflowEngineOptions {
   signal?: AbortSignal
 }
 
+/** Where the DAG tasks of the stack's Airflow read failure and hang rules (`{"fail": "[dag/]task[=N],…", "hang": …}`). */
+export const airflowInjectFile = (dataDir: string): string => join(dataDir, 'airflow', 'inject.json')
+
 export async function startAirflowEngine (options: AirflowEngineOptions): Promise<Airflow> {
   options.signal?.throwIfAborted()
   return await startAirflow({
@@ -33,7 +36,12 @@ export async function startAirflowEngine (options: AirflowEngineOptions): Promis
     username: options.username,
     password: options.password,
     jwtSecret: options.jwtSecret,
-    taskEnv: { SLIPWAY_SITE_URL: options.siteUrl, SLIPWAY_SITE_TOKEN: options.serviceToken },
+    // the injection file: a test makes steps of the runs the orchestrator triggers fail or hang by writing it
+    taskEnv: {
+      SLIPWAY_SITE_URL: options.siteUrl,
+      SLIPWAY_SITE_TOKEN: options.serviceToken,
+      SLIPWAY_INJECT_FILE: airflowInjectFile(options.dataDir)
+    },
     // Airflow's own chatter (every scheduler loop) stays in its log files under the home folder
     output: (name, line) => { if (name === 'install' || /\b(ERROR|CRITICAL|error)\b/.test(line)) options.output(`${name}: ${line}`) }
   })

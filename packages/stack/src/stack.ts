@@ -10,6 +10,7 @@ import { spawnService, waitHealthy, type ServiceChild } from './child.ts'
 import { DEFAULT_PORTS, PORT_VARIABLES, PROCESS_NAMES, stackEnvironment, type ProcessName } from './environment.ts'
 import { freePort, portHolder, portRefusal } from './ports.ts'
 
+export { airflowInjectFile } from './airflow-engine.ts'
 export { DEFAULT_PORTS, PORT_VARIABLES, PROCESS_NAMES, stackEnvironment, stackVariables, type ProcessName } from './environment.ts'
 
 const REPO_ROOT = resolvePath(import.meta.dirname, '../../..')
