@@ -5,7 +5,9 @@ import { loggerOptions } from '@slipway/common'
 import type { Engine } from './domain/engine.ts'
 import { addAuthHook, type AuthSettings } from './http/auth.ts'
 import { sendError } from './http/errors.ts'
+import { pythonJsonProblem } from './http/json-errors.ts'
 import { RawBody } from './http/validate.ts'
+import { Unprocessable } from './domain/errors.ts'
 import { authRoutes } from './routes/auth.ts'
 import { monitorRoutes } from './routes/monitor.ts'
 import { dagRoutes } from './routes/dags.ts'
@@ -40,6 +42,19 @@ export function buildApp (deps: AppDeps): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true }
   })
 
+  // JSON bodies read as FastAPI reads them: one that is not JSON is a 422 naming where and why, as Python's decoder
+  // words it; an empty one is no body at all
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string
+    if (text === '') { done(null, undefined); return }
+    try {
+      done(null, JSON.parse(text))
+    } catch {
+      const problem = pythonJsonProblem(text) ?? { message: 'Expecting value', position: 0 }
+      done(new Unprocessable([{ loc: ['body', problem.position], msg: 'JSON decode error', type: 'json_invalid', input: {}, ctx: { error: problem.message } }]), undefined)
+    }
+  })
   // Form bodies for POST /auth/token; any other non-JSON body is kept raw and refused by the route (422/415).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)))

@@ -17,6 +17,8 @@ export class Conflict extends EngineError { override name = 'Conflict' }
 export class Forbidden extends EngineError { override name = 'Forbidden' }
 export class Unauthenticated extends EngineError { override name = 'Unauthenticated' }
 export class UnsupportedMediaType extends EngineError { override name = 'UnsupportedMediaType' }
+/** A 422 whose `detail` is a text, not a list (the simple auth manager's login body). */
+export class UnprocessableText extends EngineError { override name = 'UnprocessableText' }
 
 /** A request that fails the schema the way FastAPI/pydantic reports it: a list of located errors. */
 export class Unprocessable extends Error {

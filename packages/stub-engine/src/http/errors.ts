@@ -1,7 +1,7 @@
 // Every error as Airflow's API server answers it (spec/engine.md §6): `{"detail": …}` with the status of its
 // condition, pydantic's 422 list for bodies that fail validation, a plain 500 for anything unexpected.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { BadRequest, Conflict, EngineError, Forbidden, NotFound, Unauthenticated, Unprocessable, UnsupportedMediaType } from '../domain/errors.ts'
+import { BadRequest, Conflict, EngineError, Forbidden, NotFound, Unauthenticated, Unprocessable, UnprocessableText, UnsupportedMediaType } from '../domain/errors.ts'
 
 function statusOf (error: EngineError): number {
   if (error instanceof NotFound) return 404
@@ -10,6 +10,7 @@ function statusOf (error: EngineError): number {
   if (error instanceof Forbidden) return 403
   if (error instanceof Unauthenticated) return 401
   if (error instanceof UnsupportedMediaType) return 415
+  if (error instanceof UnprocessableText) return 422
   return 400
 }
 
@@ -23,12 +24,6 @@ export function sendError (request: FastifyRequest, reply: FastifyReply, error: 
   }
   const e = error as Partial<FastifyError>
   switch (e.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      reply.code(422).send({ detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid', input: {}, ctx: { error: e.message ?? 'invalid JSON' } }] })
-      return
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      reply.code(422).send({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }] })
-      return
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       reply.code(413).send({ detail: 'Request body is too large' })
       return

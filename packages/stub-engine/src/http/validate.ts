@@ -24,6 +24,12 @@ const TYPE_MESSAGES: Record<string, [string, string]> = {
   array: ['list_type', 'Input should be a valid list']
 }
 
+/** The allowed values as pydantic lists them in an enum error: `'a', 'b' or 'c'`. */
+export function pydanticChoices (values: unknown[]): string {
+  const quoted = values.map((v) => `'${String(v)}'`)
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)!}`
+}
+
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt _](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+\-\u2212])(\d{2}):?(\d{2}))?)?$/
 
 /**
@@ -122,9 +128,11 @@ export function schemaErrors (schema: TSchema, value: unknown, where: string): V
         add(path, { msg, type, input })
         break
       }
-      case 'enum':
-        add(path, { msg: `Input should be ${((params.allowedValues ?? params.values) as unknown[] | undefined)?.map((v) => `'${String(v)}'`).join(', ') ?? 'one of the allowed values'}`, type: 'enum', input })
+      case 'enum': {
+        const expected = pydanticChoices((params.allowedValues ?? params.values) as unknown[] | undefined ?? [])
+        add(path, { msg: `Input should be ${expected}`, type: 'enum', input, ctx: { expected } })
         break
+      }
       case 'minimum':
         add(path, { msg: `Input should be greater than or equal to ${String(params.limit ?? params.minimum)}`, type: 'greater_than_equal', input })
         break

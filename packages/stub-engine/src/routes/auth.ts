@@ -1,8 +1,9 @@
 // /auth/token: the simple auth manager's token endpoints (airflow-simple-auth-manager.yaml, spec/engine.md §1).
 import type { FastifyPluginAsync } from 'fastify'
-import { BadRequest, Forbidden, Unauthenticated, UnsupportedMediaType } from '../domain/errors.ts'
+import { BadRequest, Forbidden, Unauthenticated, Unprocessable, UnprocessableText, UnsupportedMediaType } from '../domain/errors.ts'
 import { signJwt } from '../domain/tokens.ts'
 import { findUser } from '../domain/users.ts'
+import { pydanticText } from '../http/pydantic-text.ts'
 import { checkBody, RawBody } from '../http/validate.ts'
 import { LoginBodySchema, type LoginBody } from '@slipway/airflow-contract'
 import type { AuthSettings } from '../http/auth.ts'
@@ -10,7 +11,14 @@ import type { AuthSettings } from '../http/auth.ts'
 export const authRoutes: FastifyPluginAsync<{ auth: AuthSettings }> = async (app, { auth }) => {
   function login (body: unknown, ttlS: number): { access_token: string } {
     if (body instanceof RawBody || typeof body === 'string') throw new UnsupportedMediaType('Unsupported Media Type')
-    const credentials = checkBody<LoginBody>(LoginBodySchema, body)
+    // Airflow validates the login body itself and answers a failure as the text of pydantic's error
+    let credentials: LoginBody
+    try {
+      credentials = checkBody<LoginBody>(LoginBodySchema, body)
+    } catch (error) {
+      if (error instanceof Unprocessable) throw new UnprocessableText(pydanticText('LoginBody', error.errors))
+      throw error
+    }
     if (credentials.username === '' || credentials.password === '') throw new BadRequest('Username and password must be provided')
     const user = findUser(auth.users, credentials.username, credentials.password)
     if (user === undefined) throw new Unauthenticated('Invalid credentials')

@@ -37,7 +37,11 @@ describe.skipIf(!present)('contract: every endpoint against airflow-v2-rest-api.
     expect((await anon('POST', '/auth/token', { username: 'admin', password: 'admin' })).status).toBe(201)
     expect((await anon('POST', '/auth/token', { username: 'admin', password: 'wrong' }, true)).status).toBe(401)
     expect((await anon('POST', '/auth/token', { username: '', password: '' }, true)).status).toBe(400)
-    expect((await anon('POST', '/auth/token', { username: 'admin' }, true)).status).toBe(422)
+    // a login body the model refuses: Airflow 3.1 answers the text of pydantic's error as `detail`, not the list its
+    // document declares (found by the differential test against a real Airflow), so that reply is not checked
+    const refused = await anonymous('POST', '/auth/token', { username: 'admin' })
+    expect(refused.status).toBe(422)
+    expect(refused.body.detail).toMatch(/^1 validation error for LoginBody\npassword\n {2}Field required \[type=missing/)
     expect((await anon('POST', '/auth/token/cli', { username: 'admin', password: 'admin' })).status).toBe(201)
     expect((await anon('GET', '/auth/token')).status).toBe(403)
 
