@@ -10,6 +10,7 @@ import { tiNotFound, type EngineState } from './engine-state.ts'
 import type { EngineOptions } from './engine.ts'
 import { BadRequest, Conflict, NotFound, Unprocessable, uniqueConstraintDetail } from './errors.ts'
 import { endTry, setState, type Executor } from './executor.ts'
+import { uuid7 } from './ids.ts'
 import { retriesOverride } from './injection.ts'
 import { inRanges } from './queries.ts'
 import type { Reads } from './reads.ts'
@@ -39,6 +40,8 @@ export function createControl (shared: EngineState, executor: Executor, reads: P
       }
       ti.state = null
     }
+    // as Airflow does for every instance it clears, the instance takes a new id (its old try is history)
+    ti.id = uuid7()
     ti.retry_at = null
     ti.defer_until = null
     ti.trigger = null
@@ -153,7 +156,6 @@ export function createControl (shared: EngineState, executor: Executor, reads: P
   }
 
   function patchRun (dagId: string, runId: string, body: DAGRunPatchBody, updateMask: string[] | undefined): DAGRunResponse {
-    defOf(dagId)
     const run = runOf(dagId, runId)
     const applies = (field: string): boolean => updateMask === undefined || updateMask.includes(field)
     if (updateMask !== undefined) {
@@ -172,7 +174,6 @@ export function createControl (shared: EngineState, executor: Executor, reads: P
   }
 
   function deleteRun (dagId: string, runId: string): void {
-    defOf(dagId)
     const run = runOf(dagId, runId)
     for (const ti of run.tis) stopExecution(ti)
     runs.delete(key(dagId, runId))
@@ -184,7 +185,6 @@ export function createControl (shared: EngineState, executor: Executor, reads: P
     runId: string,
     body: { dry_run: boolean, only_failed: boolean }
   ): { dryRun: true, tis: TaskInstanceResponse[] } | { dryRun: false, run: DAGRunResponse } {
-    defOf(dagId)
     const run = runOf(dagId, runId)
     const selected = run.tis.filter((t) => !body.only_failed || t.state === 'failed' || t.state === 'upstream_failed')
     const dag = dags.get(dagId)!

@@ -6,11 +6,15 @@ import type { EngineOptions } from './engine.ts'
 import { NotFound } from './errors.ts'
 import { retriesOverride, type TaskAddress } from './injection.ts'
 import type { LogLevel } from './operators.ts'
-import { isoNow, type DagRecord, type EngineSnapshot, type LogLine, type RunRecord, type TaskInstanceRecord } from './records.ts'
+import { uuid7 } from './ids.ts'
+import { isoNow, TASK_USER, type DagRecord, type EngineSnapshot, type LogLine, type RunRecord, type TaskInstanceRecord } from './records.ts'
 import { leafTasks, priorityWeights, siteWorkflows, type DagDef, type TaskDef } from './workflows.ts'
 
 const runNotFound = (dagId: string, runId: string): NotFound =>
   new NotFound(`The DagRun with dag_id: \`${dagId}\` and run_id: \`${runId}\` was not found`)
+
+/** What Airflow 3.1 answers when its DAG bag has no such DAG (reading a DAG, its runs, its task instances). */
+export const dagNotFound = (dagId: string): NotFound => new NotFound(`The Dag with ID: \`${dagId}\` was not found`)
 
 export function tiNotFound (dagId: string, runId: string, taskId: string, mapIndex: number): NotFound {
   return new NotFound(`The Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\`, task_id: \`${taskId}\` and map_index: \`${mapIndex}\` was not found`)
@@ -78,13 +82,15 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
 
   // ---- lookups
 
+  /** The DAG's definition; an unknown DAG is Airflow's DAG-bag 404. */
   function defOf (dagId: string): DagDef {
     const def = defs.get(dagId)
-    if (def === undefined) throw new NotFound(`Dag with id ${dagId} was not found`)
+    if (def === undefined) throw dagNotFound(dagId)
     return def
   }
+  /** The DAG's record, as PATCH /dags/{dag_id} reads it: its own 404 text. */
   function dagOf (dagId: string): DagRecord {
-    defOf(dagId)
+    if (!defs.has(dagId)) throw new NotFound(`Dag with id: ${dagId} was not found`)
     return dags.get(dagId)!
   }
   function runOf (dagId: string, runId: string): RunRecord {
@@ -129,10 +135,11 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
 
   // ---- creating runs and task instances
 
+  /** An instance as Airflow creates one with its run: no state, try 0, no host yet and the scheduler's user. */
   function newTaskInstance (run: RunRecord, def: TaskDef, mapIndex: number): TaskInstanceRecord {
     const now = isoNow()
     return {
-      id: randomUUID(),
+      id: uuid7(),
       task_id: def.task_id,
       map_index: mapIndex,
       operator: def.operator,
@@ -146,8 +153,8 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
       duration: null,
       queued_when: null,
       scheduled_when: null,
-      hostname: null,
-      unixname: null,
+      hostname: '',
+      unixname: TASK_USER,
       pid: null,
       history: [],
       logs: {},

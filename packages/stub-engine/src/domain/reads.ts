@@ -9,7 +9,7 @@ import type { EngineOptions } from './engine.ts'
 import { BadRequest, NotFound } from './errors.ts'
 import { mapCount } from './injection.ts'
 import { inRanges, orderItems, paginate, searchPattern, type Getter, type Page, type Ranges } from './queries.ts'
-import { dagView, historyView, runView, seconds, taskInstanceView, type RunRecord, type TaskInstanceRecord } from './records.ts'
+import { dagView, historyView, runView, seconds, taskInstanceView, tryFieldsOf, type RunRecord, type TaskInstanceRecord } from './records.ts'
 import { readLogToken, signLogToken } from './tokens.ts'
 
 export interface RunFilter {
@@ -62,10 +62,13 @@ const RUN_ORDER: Record<string, Getter<RunRecord>> = {
   duration: (r) => seconds(r.start_date, r.end_date)
 }
 
-interface TiRow { run: RunRecord, ti: TaskInstanceRecord, ordinal: number }
+interface TiRow { run: RunRecord, ti: TaskInstanceRecord }
+
+/** The primary key Airflow breaks ties by: the instance's id, a UUIDv7 made when its current try began. */
+const tiKey: Getter<TiRow> = (r) => r.ti.id
 
 const TI_ORDER: Record<string, Getter<TiRow>> = {
-  id: (r) => r.ordinal,
+  id: tiKey,
   task_id: (r) => r.ti.task_id,
   state: (r) => r.ti.state,
   duration: (r) => r.ti.duration,
@@ -90,7 +93,7 @@ const TI_ORDER: Record<string, Getter<TiRow>> = {
 const LIVE_TRY_STATES: ReadonlySet<string> = new Set(['scheduled', 'queued', 'running', 'deferred', 'restarting', 'up_for_reschedule'])
 
 export function createReads (shared: EngineState, options: Pick<EngineOptions, 'maxPageLimit' | 'maxActiveRuns' | 'importErrorDags' | 'secret'>) {
-  const { defs, taskIndex, dags, runs, key, defOf, runOf, addressOf, stubOf, isPaused, runsInOrder, findTis } = shared
+  const { defs, dags, runs, key, defOf, runOf, addressOf, stubOf, isPaused, runsInOrder, findTis } = shared
 
   // ---- task-instance queries
 
@@ -99,8 +102,7 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
     for (const run of runsInOrder()) {
       if (filter.dagIds !== undefined && !filter.dagIds.includes(run.dag_id)) continue
       if (filter.runIds !== undefined && !filter.runIds.includes(run.dag_run_id)) continue
-      const order = taskIndex.get(run.dag_id)!
-      for (const ti of run.tis) rows.push({ run, ti, ordinal: run.seq * 1e6 + (order.get(ti.task_id) ?? 0) * 1000 + ti.map_index + 1 })
+      for (const ti of run.tis) rows.push({ run, ti })
     }
     return rows
   }
@@ -126,28 +128,38 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
         updated_at: ti.updated_at,
         duration: ti.duration
       }, f.ranges))
-    const ordered = orderItems(matched, f.orderBy, TI_ORDER, (r) => r.ordinal)
+    const ordered = orderItems(matched, f.orderBy, TI_ORDER, tiKey)
     const page = paginate(ordered, f.offset, f.limit, f.unclamped === true ? undefined : options.maxPageLimit)
     return { items: page.items.map((r) => taskInstanceView(r.run, r.ti, dags.get(r.run.dag_id)!)), total: page.total }
   }
 
-  function oneTi (dagId: string, runId: string, taskId: string, mapIndex: number | undefined): { run: RunRecord, ti: TaskInstanceRecord } {
-    const { run, tis } = findTis(dagId, runId, taskId)
-    if (mapIndex === undefined) {
-      const unmapped = tis.find((t) => t.map_index === -1)
-      if (unmapped === undefined && tis.length > 0) throw new NotFound('Task instance is mapped, add the map_index value to the URL')
-      if (unmapped === undefined) throw tiNotFound(dagId, runId, taskId, -1)
-      return { run, ti: unmapped }
+  /**
+   * One instance of a task in a run, found as Airflow finds it: by DAG, run, task and map index together, so that an
+   * unknown DAG or run is the same 404 as an unknown task (`missing`). Without a map index the unmapped instance,
+   * or Airflow's 404 for a mapped task.
+   */
+  function oneTi (dagId: string, runId: string, taskId: string, mapIndex: number | undefined, missing: () => NotFound):
+  { run: RunRecord, ti: TaskInstanceRecord } {
+    const run = runs.get(key(dagId, runId))
+    const tis = run?.tis.filter((t) => t.task_id === taskId) ?? []
+    const ti = tis.find((t) => t.map_index === (mapIndex ?? -1))
+    if (run === undefined || ti === undefined) {
+      if (mapIndex === undefined && tis.length > 0) throw new NotFound('Task instance is mapped, add the map_index value to the URL')
+      throw missing()
     }
-    const ti = tis.find((t) => t.map_index === mapIndex)
-    if (ti === undefined) throw tiNotFound(dagId, runId, taskId, mapIndex)
     return { run, ti }
   }
 
+  /**
+   * Every try as Airflow 3.1 lists them: the history rows, then the instance itself — also before its first try
+   * (try 0) and after a clear (its try again, with no state). An instance waiting to retry is listed as the failed
+   * try Airflow has recorded in its history by then.
+   */
   function tryList (run: RunRecord, ti: TaskInstanceRecord): TaskInstanceHistoryResponse[] {
     const dag = dags.get(run.dag_id)!
     const all = ti.history.map((h) => historyView(run, ti, h, dag))
-    if (ti.try_number > 0 && !ti.recorded) all.push(historyView(run, ti, ti, dag))
+    const current = ti.state === 'up_for_retry' ? { ...tryFieldsOf(ti), state: 'failed' as const } : ti
+    all.push(historyView(run, ti, current, dag))
     return all
   }
 
@@ -200,10 +212,9 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
   // ---- task instances, tries and logs
 
   function listTaskInstances (dagId: string, runId: string, f: TiFilter): Page<TaskInstanceResponse> {
+    // Airflow 3.1 looks the run up by its id alone, then the DAG
+    if (runId !== '~' && ![...runs.values()].some((r) => r.dag_run_id === runId)) throw new NotFound(`DagRun with run_id: \`${runId}\` was not found`)
     if (dagId !== '~') defOf(dagId)
-    if (runId !== '~') {
-      if (dagId !== '~') runOf(dagId, runId)
-    }
     const rows = tiRows({
       dagIds: dagId === '~' ? f.dagIds : [dagId],
       runIds: runId === '~' ? f.runIds : [runId]
@@ -222,22 +233,25 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
   }
 
   function getTaskInstance (dagId: string, runId: string, taskId: string, mapIndex: number | undefined): TaskInstanceResponse {
-    const { run, ti } = oneTi(dagId, runId, taskId, mapIndex)
+    const { run, ti } = oneTi(dagId, runId, taskId, mapIndex, () => mapIndex === undefined
+      ? new NotFound(`The Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\` and task_id: \`${taskId}\` was not found`)
+      : new NotFound(`The Mapped Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\`, task_id: \`${taskId}\`, and map_index: \`${mapIndex}\` was not found`))
     return taskInstanceView(run, ti, dags.get(dagId)!)
   }
 
   function tries (dagId: string, runId: string, taskId: string, mapIndex: number): TaskInstanceHistoryResponse[] {
-    const { run, ti } = oneTi(dagId, runId, taskId, mapIndex === -1 ? undefined : mapIndex)
+    const { run, ti } = oneTi(dagId, runId, taskId, mapIndex, () => tiNotFound(dagId, runId, taskId, mapIndex))
     return tryList(run, ti)
   }
 
   function tryOf (dagId: string, runId: string, taskId: string, mapIndex: number, tryNumber: number): TaskInstanceHistoryResponse {
-    const { run, ti } = oneTi(dagId, runId, taskId, mapIndex === -1 ? undefined : mapIndex)
-    const found = tryList(run, ti).find((t) => t.try_number === tryNumber)
-    if (found === undefined) {
-      throw new NotFound(`The Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\`, task_id: \`${taskId}\`, try_number: \`${tryNumber}\` and map_index: \`${mapIndex}\` was not found`)
-    }
-    return found
+    const missing = (): NotFound => new NotFound(`The Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\`, task_id: \`${taskId}\`, try_number: \`${tryNumber}\` and map_index: \`${mapIndex}\` was not found`)
+    const { run, ti } = oneTi(dagId, runId, taskId, mapIndex, missing)
+    // the instance itself first, then its history, as Airflow looks a try up
+    const dag = dags.get(dagId)!
+    const fields = ti.try_number === tryNumber ? ti : ti.history.find((h) => h.try_number === tryNumber)
+    if (fields === undefined) throw missing()
+    return historyView(run, ti, fields, dag)
   }
 
   /** One try's log from `token` on (or all of it); the token stays until the try has ended and all is read. */
@@ -253,10 +267,11 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
     const run = runs.get(key(dagId, runId))
     const ti = run?.tis.find((t) => t.task_id === taskId && t.map_index === mapIndex)
     if (run === undefined || ti === undefined || tryNumber < 1 || tryNumber > ti.try_number) throw new NotFound('TaskInstance not found')
+    const which = JSON.stringify([dagId, runId, taskId, mapIndex])
     let offset = 0
     if (read.token !== undefined && !read.fullContent) {
       const position = readLogToken(options.secret, read.token)
-      if (position === null || position.tiId !== ti.id || position.tryNumber !== tryNumber) {
+      if (position === null || position.tiId !== which || position.tryNumber !== tryNumber) {
         throw new BadRequest('Bad Signature. Please use only the tokens provided by the API.')
       }
       offset = position.offset
@@ -270,7 +285,7 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
         ]
     const ended = tryNumber < ti.try_number || ti.state === null || !LIVE_TRY_STATES.has(ti.state)
     const content = [...header, ...lines.slice(offset)]
-    return { content, token: ended ? null : signLogToken(options.secret, { tiId: ti.id, tryNumber, offset: lines.length }) }
+    return { content, token: ended ? null : signLogToken(options.secret, { tiId: which, tryNumber, offset: lines.length }) }
   }
 
   /** The run states ever produced, for the closed-enum guard test. */

@@ -89,6 +89,9 @@ export interface EngineSnapshot {
 
 export const isoNow = (): string => new Date().toISOString()
 
+/** The user the simulated scheduler and its task processes run as (a task instance's `unixname`). */
+export const TASK_USER = 'airflow'
+
 /** One exception of an Airflow 3 structured log's `error_detail`, with the frames of its traceback. */
 export interface ExceptionDetail {
   exc_type: string
@@ -142,7 +145,13 @@ export function dagVersionView (dag: DagRecord): DagVersionResponse {
   }
 }
 
-export function dagView (def: DagDef, dag: DagRecord, options: { maxActiveRuns: number, importErrors: boolean }): DAGResponse {
+/** A DAG as Airflow 3.1 answers it: the contract's DAGResponse and `last_parse_duration` (added in 3.1). */
+export type DagView = DAGResponse & { last_parse_duration: number | null }
+
+/** How long the stand-in says parsing a DAG file took, in seconds (it parses nothing). */
+const PARSE_DURATION_S = 0.01
+
+export function dagView (def: DagDef, dag: DagRecord, options: { maxActiveRuns: number, importErrors: boolean }): DagView {
   const file = `${def.dag_id}.py`
   return {
     dag_id: def.dag_id,
@@ -150,6 +159,7 @@ export function dagView (def: DagDef, dag: DagRecord, options: { maxActiveRuns: 
     is_paused: dag.is_paused,
     is_stale: false,
     last_parsed_time: dag.created_at,
+    last_parse_duration: PARSE_DURATION_S,
     last_expired: null,
     bundle_name: 'dags-folder',
     bundle_version: null,
@@ -158,7 +168,7 @@ export function dagView (def: DagDef, dag: DagRecord, options: { maxActiveRuns: 
     description: def.description,
     timetable_summary: null,
     timetable_description: 'Never, external triggers only',
-    tags: [],
+    tags: def.tags.map((name) => ({ name, dag_id: def.dag_id, dag_display_name: def.dag_id })),
     max_active_tasks: 16,
     max_active_runs: options.maxActiveRuns,
     max_consecutive_failed_dag_runs: 0,

@@ -6,7 +6,8 @@ import type { EngineState } from './engine-state.ts'
 import type { EngineOptions } from './engine.ts'
 import { setState, type Executor } from './executor.ts'
 import { mapCount } from './injection.ts'
-import { isoNow, tryFieldsOf, type RunRecord, type TaskInstanceRecord } from './records.ts'
+import { uuid7 } from './ids.ts'
+import { isoNow, TASK_USER, tryFieldsOf, type RunRecord, type TaskInstanceRecord } from './records.ts'
 import { isFinished, readiness, runOutcome } from './scheduler-rules.ts'
 import type { TaskDef } from './workflows.ts'
 
@@ -23,6 +24,9 @@ export function createScheduler (shared: EngineState, executor: Executor, option
       if (!isFinished(previous.state)) previous.state = 'failed'
       ti.history.push(previous)
     }
+    // Airflow gives each try after the first an id of its own; the host, user and pid of the last try stay until
+    // the new try starts running
+    if (ti.try_number > 0) ti.id = uuid7()
     ti.try_number += 1
     ti.state = 'scheduled'
     ti.scheduled_when = now
@@ -30,9 +34,6 @@ export function createScheduler (shared: EngineState, executor: Executor, option
     ti.start_date = null
     ti.end_date = null
     ti.duration = null
-    ti.hostname = null
-    ti.unixname = null
-    ti.pid = null
     ti.retry_at = null
     ti.resumed = false
     ti.recorded = false
@@ -86,7 +87,7 @@ export function createScheduler (shared: EngineState, executor: Executor, option
         ti.state = 'running'
         ti.start_date ??= nowIso
         ti.hostname = hostname
-        ti.unixname = 'airflow'
+        ti.unixname = TASK_USER
         ti.pid = process.pid
         ti.updated_at = nowIso
         launch(run, ti, def)

@@ -49,7 +49,10 @@ export function verifyJwt (secret: string, token: string, nowMs = Date.now()): A
   return 'claims' in checked ? checked.claims : null
 }
 
-/** A continuation token: the position reached in one try's log, signed so that foreign tokens are refused. */
+/**
+ * A continuation token: the position reached in one try's log, signed so that foreign tokens are refused. `tiId` names
+ * the instance by DAG, run, task and map index (its id changes with every try, a try's log stays where it is).
+ */
 export function signLogToken (secret: string, position: { tiId: string, tryNumber: number, offset: number }): string {
   const body = b64(JSON.stringify(position))
   return `${body}.${sign(secret, `log:${body}`)}`

@@ -25,9 +25,14 @@ export interface TaskDef {
 export interface DagDef {
   dag_id: string
   description: string
+  /** The DAG's tags (Slipway's DAG files tag every site workflow `slipway`). */
+  tags: string[]
   /** In the order the workflow file defines them. */
   tasks: TaskDef[]
 }
+
+/** A workflow as each builder below defines it; every DAG gets the same tags. */
+type Workflow = Omit<DagDef, 'tags'>
 
 /** DAGs that may not run side by side (the `dag_concurrency_check` step, spec/engine.md §8.3). */
 export const SITE_ACTION_DAGS: ReadonlySet<string> = new Set(['deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes'])
@@ -121,7 +126,7 @@ const deploymentConfiguration = (upstream: string[]): TaskDef => task('deploymen
 const renderedDoc = (upstream: string[]): TaskDef => task('get_rendered_doc', 'DeckhandRetrieveRenderedDocOperator', 'rendered_doc', upstream)
 const deploymentStatus = (upstream: string[]): TaskDef => task('deployment_status', 'DeploymentStatusOperator', 'deployment_status', upstream)
 
-function deployLike (dagId: 'deploy_site' | 'update_site'): DagDef {
+function deployLike (dagId: 'deploy_site' | 'update_site'): Workflow {
   const checks = preflight(['action_xcom'])
   const validation = validateSiteDesign(['deckhand', 'drydock', 'promenade', 'armada'], [...lastOf(checks), 'get_rendered_doc', 'dag_concurrency_check', 'deployment_configuration'])
   const build = drydockBuild(lastOf(validation), dagId === 'update_site')
@@ -144,7 +149,7 @@ function deployLike (dagId: 'deploy_site' | 'update_site'): DagDef {
   }
 }
 
-function updateSoftware (): DagDef {
+function updateSoftware (): Workflow {
   const validation = validateSiteDesign(['deckhand', 'armada'], ['dag_concurrency_check', 'deployment_configuration'])
   const armada = armadaBuild(lastOf(validation))
   return {
@@ -162,7 +167,7 @@ function updateSoftware (): DagDef {
   }
 }
 
-function redeployServer (): DagDef {
+function redeployServer (): Workflow {
   const validation = validateSiteDesign(['deckhand', 'drydock', 'promenade'], ['dag_concurrency_check', 'deployment_configuration'])
   return {
     dag_id: 'redeploy_server',
@@ -178,7 +183,7 @@ function redeployServer (): DagDef {
   }
 }
 
-function relabelNodes (): DagDef {
+function relabelNodes (): Workflow {
   const checks = preflight(['dag_concurrency_check'])
   const validation = validateSiteDesign(['deckhand', 'drydock', 'promenade', 'armada'], ['deployment_configuration'])
   return {
@@ -196,7 +201,7 @@ function relabelNodes (): DagDef {
   }
 }
 
-function testSite (): DagDef {
+function testSite (): Workflow {
   const checks = preflight(['action_xcom'])
   return {
     dag_id: 'test_site',
@@ -213,6 +218,7 @@ function testSite (): DagDef {
 /** Every DAG the stub knows: the six site workflows. */
 export function siteWorkflows (): DagDef[] {
   return [deployLike('deploy_site'), deployLike('update_site'), updateSoftware(), redeployServer(), relabelNodes(), testSite()]
+    .map((dag) => ({ ...dag, tags: ['slipway'] }))
 }
 
 /** Airflow's default `downstream` weight rule: 1 + the number of tasks downstream of this one. */

@@ -54,7 +54,7 @@ describe('pause and unpause (DAG-wide is_paused)', () => {
     const engine = await startTestEngine()
     const sub = await engine.call('GET', '/api/v2/dags/deploy_site.preflight')
     expect(sub.status).toBe(404)
-    expect(sub.body).toEqual({ detail: 'Dag with id deploy_site.preflight was not found' })
+    expect(sub.body).toEqual({ detail: 'The Dag with ID: `deploy_site.preflight` was not found' })
     expect((await engine.call('PATCH', '/api/v2/dags/deploy_site', { is_paused: true })).status).toBe(200)
     const paused = await engine.call('GET', '/api/v2/dags?paused=true')
     expect(paused.body.dags.map((d: { dag_id: string, is_paused: boolean }) => [d.dag_id, d.is_paused])).toEqual([['deploy_site', true]])
