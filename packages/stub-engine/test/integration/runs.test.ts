@@ -4,6 +4,17 @@ import { describe, expect, it } from 'vitest'
 import { DAG_RUN_STATES, TASK_INSTANCE_STATES, type TaskInstanceHistoryResponse } from '@slipway/airflow-contract'
 import { startTestEngine, stateOf } from '../helpers/engine.ts'
 
+/** Polls `probe` until it answers something; fails naming `what` after a generous deadline. */
+async function until<T> (what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
 const LOG = (dag: string, run: string, task: string, tryNumber: number) =>
   `/api/v2/dags/${dag}/dagRuns/${run}/taskInstances/${task}/logs/${tryNumber}?full_content=true`
 
@@ -43,17 +54,25 @@ describe('a site workflow run', () => {
   })
 
   it('only ever shows DagRunState and TaskInstanceState values, and passes through running', async () => {
-    const engine = await startTestEngine({ ENGINE_TASK_MS: '60' })
-    await engine.trigger('test_site', 'S1')
+    const engine = await startTestEngine()
+    // the first task runs until it is marked: the run is seen running, with that task running and the rest not
+    // started, however slow the machine; then it is let go and the run is followed to its end
+    await engine.trigger('test_site', 'S1', { stub: { hang: ['action_xcom'] } })
     const runStates = new Set<string>()
     const tiStates = new Set<string | null>()
-    for (;;) {
+    let released = false
+    await until('test_site S1 to end', async () => {
       const run = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/S1')
       runStates.add(run.body.state)
-      for (const ti of await engine.tis('test_site', 'S1')) tiStates.add(ti.state)
-      if (run.body.state === 'success' || run.body.state === 'failed') break
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    }
+      const tis = await engine.tis('test_site', 'S1')
+      for (const ti of tis) tiStates.add(ti.state)
+      if (!released && stateOf(tis).action_xcom === 'running') {
+        released = true
+        const marked = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/S1/taskInstances/action_xcom', { new_state: 'success' })
+        expect(marked.status).toBe(200)
+      }
+      return run.body.state === 'success' || run.body.state === 'failed' ? true : undefined
+    })
     expect([...runStates].every((s) => (DAG_RUN_STATES as readonly string[]).includes(s))).toBe(true)
     expect([...tiStates].every((s) => s === null || (TASK_INSTANCE_STATES as readonly string[]).includes(s))).toBe(true)
     expect(runStates.has('running')).toBe(true)
@@ -166,10 +185,8 @@ describe('a site workflow run', () => {
   it('fails dag_concurrency_check of a site action started while another runs', async () => {
     const engine = await startTestEngine()
     await engine.trigger('deploy_site', 'C1', { stub: { hang: ['deployment_configuration'] } })
-    for (let i = 0; i < 400; i++) {
-      if (stateOf(await engine.tis('deploy_site', 'C1')).dag_concurrency_check === 'success') break
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    }
+    await until('deploy_site C1 past its concurrency check', async () =>
+      stateOf(await engine.tis('deploy_site', 'C1')).dag_concurrency_check === 'success' ? true : undefined)
     await engine.trigger('update_software', 'C2')
     expect((await engine.waitRun('update_software', 'C2')).state).toBe('failed')
     expect(stateOf(await engine.tis('update_software', 'C2'))).toMatchObject({
@@ -208,13 +225,11 @@ describe('a site workflow run', () => {
 
   it('defers a task and finishes it in the same try when the trigger fires', async () => {
     const engine = await startTestEngine()
-    await engine.trigger('test_site', 'D1', { stub: { defer_ms: { action_xcom: 150 } } })
-    let deferred
-    for (let i = 0; i < 200 && deferred === undefined; i++) {
-      deferred = (await engine.tis('test_site', 'D1')).find((t) => t.task_id === 'action_xcom' && t.state === 'deferred')
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    }
-    expect(deferred?.trigger).toMatchObject({ classpath: expect.stringContaining('Trigger') })
+    // deferred for two seconds: long enough to be seen deferred on a busy machine
+    await engine.trigger('test_site', 'D1', { stub: { defer_ms: { action_xcom: 2000 } } })
+    const deferred = await until('action_xcom to be deferred', async () =>
+      (await engine.tis('test_site', 'D1')).find((t) => t.task_id === 'action_xcom' && t.state === 'deferred'))
+    expect(deferred.trigger).toMatchObject({ classpath: expect.stringContaining('Trigger') })
     expect((await engine.waitRun('test_site', 'D1')).state).toBe('success')
     const ti = (await engine.tis('test_site', 'D1')).find((t) => t.task_id === 'action_xcom')!
     expect(ti).toMatchObject({ state: 'success', try_number: 1, trigger: null })
