@@ -88,7 +88,9 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
         break
       case 'failed': {
         appendLog(ti, tryNumber, 'error', outcome.error)
-        appendLog(ti, tryNumber, 'error', 'Task failed with exception', { logger: 'task', error_detail: errorDetail(ti.operator, outcome.error) })
+        // the line Airflow 3.1's task runner writes, with the place in it that writes it
+        appendLog(ti, tryNumber, 'error', 'Task failed with exception',
+          { logger: 'task', filename: 'task_runner.py', lineno: 986, error_detail: errorDetail(ti.operator, outcome.error) })
         const retry = ti.try_number <= ti.max_tries
         endTry(ti, retry ? 'up_for_retry' : 'failed')
         if (retry) ti.retry_at = new Date(Date.now() + options.retryDelayMs).toISOString()

@@ -53,6 +53,16 @@ describe('answers as Airflow 3.1.5 gives them', () => {
     expect(empty.body).toEqual({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }] })
   })
 
+  it('writes a failed try\'s exception line as Airflow\'s task runner does, with its source position', async () => {
+    const engine = await startTestEngine()
+    await engine.trigger('test_site', 'A3', { stub: { fail: { armada_test_releases: 'always' } } })
+    await engine.waitRun('test_site', 'A3')
+    const log = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/A3/taskInstances/armada_test_releases/logs/1?full_content=true')
+    const failure = log.body.content.find((l: { event: string }) => l.event === 'Task failed with exception')
+    expect(failure).toMatchObject({ level: 'error', logger: 'task', filename: 'task_runner.py', lineno: expect.any(Number), timestamp: expect.any(String) })
+    expect(failure.error_detail[0]).toMatchObject({ exc_type: 'AirflowException', exc_value: 'Injected failure of try 1' })
+  })
+
   it('shows a DAG with its tags and last_parse_duration', async () => {
     const engine = await startTestEngine()
     const dag = await engine.call('GET', '/api/v2/dags/test_site')
