@@ -120,7 +120,8 @@ export async function startOrchestrator (airflow: FakeAirflow, watch?: { interva
   const configdocs = createConfigdocs({
     store,
     validators: createValidatorClient({ targets: [], timeoutMs: 1000 }),
-    lock: createApiLock({ repos, leaseS: 60 })
+    lock: createApiLock({ repos, leaseS: 60 }),
+    journal: repos.stagingJournal
   })
   const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 1000, maxBytes: 1000 }) })
   const app = await buildApp({

@@ -30,7 +30,8 @@ async function round (n: number, yaml: string): Promise<{ stage: number, commit:
   const configdocs = createConfigdocs({
     store: storeClient,
     validators: createValidatorClient({ targets: [], timeoutMs: 1000 }),
-    lock: createApiLock({ repos, leaseS: 600 })
+    lock: createApiLock({ repos, leaseS: 600 }),
+    journal: repos.stagingJournal
   })
   const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 1000, maxBytes: 1000 }) })
   const app = await buildApp({

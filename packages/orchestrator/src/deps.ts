@@ -45,7 +45,9 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
     store,
     validators,
     lock,
-    deploymentVersion: { create: config.DEPLOYMENT_VERSION_CREATE, commit: config.DEPLOYMENT_VERSION_COMMIT }
+    journal: repos.stagingJournal,
+    deploymentVersion: { create: config.DEPLOYMENT_VERSION_CREATE, commit: config.DEPLOYMENT_VERSION_COMMIT },
+    recoveryIntervalS: STAGING_RECOVERY_INTERVAL_MS / 1000
   })
   const notes = createNotes({
     repos,
@@ -103,6 +105,39 @@ function watchWithMetrics (
 }
 
 export type Deps = Awaited<ReturnType<typeof createDeps>>
+
+/** How often a staging cut short is looked for and undone (at start-up first; the next staging or commit also does). */
+export const STAGING_RECOVERY_INTERVAL_MS = 5000
+
+/**
+ * Undoes a staging cut short by a kill or by a store that failed while it was written back: at once, then every
+ * `intervalMs` (one read of the journal when none is left). The configdocs lock of a process that died mid-staging
+ * is held until its lease runs out, and the staging is undone then.
+ */
+export function startStagingRecovery (
+  deps: Deps,
+  intervalMs: number,
+  log: (message: string, details?: Record<string, unknown>) => void
+): { close: () => void } {
+  let running = false
+  let waiting = false
+  const tick = (): void => {
+    if (running) return
+    running = true
+    deps.configdocs.recoverStaging({ contextMarker: 'staging-recovery', user: 'slipway' })
+      .then((result) => {
+        if (result === 'busy' && !waiting) log('a staging cut short waits for the configdocs lock (held by the process that made it until its lease runs out)')
+        if (typeof result === 'number' && result > 0) log('a staging cut short was undone: the buffer is as it was before it', { undone: result })
+        waiting = result === 'busy'
+      })
+      .catch((error: unknown) => { log('a staging cut short could not be undone yet', { err: error }) })
+      .finally(() => { running = false })
+  }
+  const timer = setInterval(tick, intervalMs)
+  timer.unref()
+  tick()
+  return { close: () => clearInterval(timer) }
+}
 
 /** Settles site-action tags every `intervalMs` (spec: driven from the database, catches up after a restart). */
 export function startTagPoller (deps: Deps, intervalMs: number, log: (error: unknown) => void): { close: () => void } {

@@ -1,11 +1,11 @@
 // @slipway/orchestrator: the orchestration service (configuration documents, actions, workflows, statuses).
 import { loadConfig, type Config } from './config.ts'
-import { createDeps, startTagPoller } from './deps.ts'
+import { createDeps, startStagingRecovery, startTagPoller, STAGING_RECOVERY_INTERVAL_MS } from './deps.ts'
 import { buildApp } from './app.ts'
 
 export { buildApp } from './app.ts'
 export { ConfigSchema, loadConfig, type Config } from './config.ts'
-export { createDeps, startTagPoller } from './deps.ts'
+export { createDeps, startStagingRecovery, startTagPoller } from './deps.ts'
 
 /** Starts the service on its configured host and port (tests: PORT=0); url is the API root. */
 export async function startOrchestrator (config: Config = loadConfig({ PORT: '0', ORCHESTRATOR_DATA_DIR: ':memory:' })): Promise<{ url: string, close: () => Promise<void> }> {
@@ -13,10 +13,11 @@ export async function startOrchestrator (config: Config = loadConfig({ PORT: '0'
   const app = await buildApp({ ...deps, logger: false })
   await app.listen({ host: config.HOST, port: config.PORT })
   const poller = startTagPoller(deps, config.TAG_POLL_INTERVAL_MS, () => {})
+  const recovery = startStagingRecovery(deps, STAGING_RECOVERY_INTERVAL_MS, () => {})
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.PORT
   return {
     url: `http://${config.HOST}:${port}/api/v1.0`,
-    close: async () => { poller.close(); await app.close(); await deps.repos.close(); deps.authenticator.close?.() }
+    close: async () => { poller.close(); recovery.close(); await app.close(); await deps.repos.close(); deps.authenticator.close?.() }
   }
 }

@@ -2,7 +2,7 @@
 // it gracefully. A bad variable, a busy port or an unusable database is one line naming the variable, exit 2 (runService).
 import { authStartupWarnings, onShutdown, runService } from '@slipway/common'
 import { loadConfig } from './config.ts'
-import { createDeps, startTagPoller } from './deps.ts'
+import { createDeps, startStagingRecovery, startTagPoller, STAGING_RECOVERY_INTERVAL_MS } from './deps.ts'
 import { buildApp } from './app.ts'
 
 await runService('orchestrator', async () => {
@@ -12,9 +12,11 @@ await runService('orchestrator', async () => {
   for (const warning of authStartupWarnings(config)) app.log.warn(warning)
   await app.listen({ host: config.HOST, port: config.PORT })
   const poller = startTagPoller(deps, config.TAG_POLL_INTERVAL_MS, (error) => app.log.warn({ err: error }, 'site-action tags not settled'))
+  const recovery = startStagingRecovery(deps, STAGING_RECOVERY_INTERVAL_MS, (message, details) => app.log.warn(details ?? {}, message))
   deps.watch?.start()
   onShutdown([
     { close: () => poller.close() },
+    { close: () => recovery.close() },
     { close: () => deps.watch?.stop() },
     app,
     deps.repos,

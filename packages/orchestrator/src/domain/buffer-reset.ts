@@ -2,9 +2,11 @@
 // not rebuild N's documents: for every bucket N did not write it restores the oldest copy ever written of each
 // document, deleted ones included. So each collection the buffer changed is written back as the committed revision
 // holds it (no documents: emptied), and the result is checked against the committed revision before going on.
+// The same reading of a collection at a revision gives the texts that undo a staging (staging.ts).
 import { parseAllDocuments, type Document } from 'yaml'
-import { ConflictError, DownstreamError, PYYAML_OPTIONS, type RequestContext } from '@slipway/common'
+import { ConflictError, DownstreamError, PYYAML_OPTIONS, type CallContext } from '@slipway/common'
 import type { DiffStatus, StoreClient } from '../clients/store.ts'
+import type { PlannedWrite } from './staging.ts'
 import { readVersions } from './versions.ts'
 
 function documentsOf (text: string, what: string): Document[] {
@@ -27,7 +29,7 @@ export async function collectionText (
   store: StoreClient,
   revision: number,
   collection: string,
-  ctx: RequestContext
+  ctx: CallContext
 ): Promise<{ text: string, encrypted: boolean }> {
   const docs = documentsOf(await store.documents(revision, { collection, cleartext: true }, ctx), `collection ${collection}`)
   const encrypted = docs.filter((d) => d.getIn(['metadata', 'storagePolicy']) === 'encrypted')
@@ -50,19 +52,17 @@ export async function collectionText (
 }
 
 /**
- * Writes back, collection by collection, what the committed revision (or the empty store) holds for each collection
- * the buffer changed; then the buffer must be empty. A collection that cannot be restored exactly (it holds
- * documents the store never lists, such as ValidationPolicy documents) is a 409 naming it. A collection with secrets
- * may still diff as modified: a secret written again after its document was deleted gets a new reference in the
- * store, though its value is the committed one.
+ * The writes that clear the buffer for `buffermode=replace`: each collection the buffer changed gets what the
+ * committed revision (or the empty store) holds for it. Only reads: the caller makes the writes.
  */
-export async function resetBuffer (
+export async function planReset (
   store: StoreClient,
   committed: number | undefined,
   changes: Record<string, DiffStatus>,
-  ctx: RequestContext
-): Promise<void> {
+  ctx: CallContext
+): Promise<{ writes: PlannedWrite[], withSecrets: Set<string> }> {
   const withSecrets = new Set<string>()
+  const writes: PlannedWrite[] = []
   for (const collection of Object.keys(changes).sort()) {
     let text = ''
     if (committed !== undefined && changes[collection] !== 'created') {
@@ -70,8 +70,23 @@ export async function resetBuffer (
       text = restored.text
       if (restored.encrypted) withSecrets.add(collection)
     }
-    await store.putCollection(collection, text, ctx)
+    writes.push({ collection, text, kind: 'reset' })
   }
+  return { writes, withSecrets }
+}
+
+/**
+ * After the writes of `planReset` the buffer must be empty. A collection that cannot be restored exactly (it holds
+ * documents the store never lists, such as ValidationPolicy documents) is a 409 naming it. A collection with
+ * secrets may still diff as modified: a secret written again after its document was deleted gets a new reference
+ * in the store, though its value is the committed one.
+ */
+export async function checkReset (
+  store: StoreClient,
+  committed: number | undefined,
+  withSecrets: Set<string>,
+  ctx: CallContext
+): Promise<void> {
   const after = await readVersions(store, ctx)
   if (after.latest === undefined) return
   const left = Object.entries(await store.diff(committed ?? 0, after.latest, ctx))

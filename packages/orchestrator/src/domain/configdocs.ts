@@ -3,47 +3,31 @@ import {
   BadRequestError, ConflictError, DownstreamError, NotFoundError, validationStatusBody,
   type RequestContext, type ValidationMessage, type ValidationStatusBody
 } from '@slipway/common'
-import { StoreRejection, type StoreClient } from '../clients/store.ts'
-import { readRefusal } from '../clients/store-refusal.ts'
+import type { StoreClient } from '../clients/store.ts'
 import type { ValidatorClient } from '../clients/validators.ts'
+import type { StagingJournal } from '../db/staging-journal.ts'
 import type { ApiLock } from './api-lock.ts'
 import { bufferChanges, readVersions, type VersionName } from './versions.ts'
-import { resetBuffer } from './buffer-reset.ts'
-import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, hasDeploymentVersion, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
+import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
+import { createIngest, deckhandMessages, type IngestInput } from './configdocs-ingest.ts'
+import { createStaging, type StagingContext } from './staging.ts'
 
 const RANK: Record<VersionName, number> = { successful_site_action: 0, last_site_action: 1, committed: 2, buffer: 3 }
-
-function deckhandMessages (results: Array<{ name?: string, errors?: Array<Record<string, unknown>> }>): ValidationMessage[] {
-  return results.flatMap((result) => (result.errors ?? []).map((e) => ({
-    kind: 'ValidationMessage',
-    name: typeof e.name === 'string' ? e.name : result.name ?? 'deckhand-validation',
-    error: true,
-    level: 'Error',
-    message: String(e.message ?? 'Deckhand validation error'),
-    documents: [{ name: String(e.name ?? 'not specified'), schema: String(e.schema ?? 'not specified') }],
-    diagnostic: `Section: ${String(e.error_section ?? 'not specified')} at ${String(e.path ?? 'not specified')} (schema ${String(e.validation_schema ?? 'not specified')} at ${String(e.schema_path ?? 'not specified')})`,
-    source: 'Deckhand'
-  })))
-}
-
-/** Whether a YAML text has any line besides blanks, comments, directives and document markers. */
-function holdsDocuments (text: string): boolean {
-  return text.split(/\r?\n/).some((line) => !/^\s*(#.*)?$/.test(line) && !/^(---|\.\.\.)\s*(#.*)?$/.test(line) && !line.startsWith('%'))
-}
-
-/** A body sent as JSON, or that reads like it, to which a store refusal adds that YAML is expected. */
-function looksLikeJson (input: { body: string | undefined, contentType?: string | undefined }): boolean {
-  return /json/i.test(input.contentType ?? '') || /^\s*[[{]/.test(input.body ?? '')
-}
 
 export function createConfigdocs (deps: {
   store: StoreClient
   validators: ValidatorClient
   lock: ApiLock
+  /** Where each staging is recorded while its writes are made, to be undone if cut short (staging.ts). */
+  journal: StagingJournal
   /** The deployment-version checks at staging and at commit (spec §2.5 step 5, §3.2); Skip by default. */
   deploymentVersion?: { create: VersionSeverity, commit: VersionSeverity }
+  /** How often the recovery loop runs, named in the answers that rely on it. */
+  recoveryIntervalS?: number
 }) {
   const { store } = deps
+  const staging = createStaging({ store, journal: deps.journal, recoveryIntervalS: deps.recoveryIntervalS })
+  const stageCollection = createIngest({ store, staging, versionSeverity: deps.deploymentVersion?.create })
 
   /** The collections of two different versions compared, the older as base (spec §2.2). */
   async function status (versions: [VersionName, VersionName], ctx: RequestContext) {
@@ -70,27 +54,6 @@ export function createConfigdocs (deps: {
     }))
   }
 
-  /**
-   * spec §2.5 step 5: a staged collection without the deployment-version document is refused (Error) or noted in
-   * the 201 body (Info, Warning). A body that is not YAML is left to the store to refuse.
-   */
-  function versionMessages (collection: string, input: { body: string | undefined, emptyCollection: boolean }): ValidationMessage[] {
-    const severity = deps.deploymentVersion?.create ?? 'Skip'
-    if (severity === 'Skip' || input.emptyCollection) return []
-    let documents
-    try {
-      documents = parseDocuments(input.body ?? '')
-    } catch {
-      return []
-    }
-    if (hasDeploymentVersion(documents)) return []
-    const text = 'Deployment version document missing from collection'
-    if (severity === 'Error') {
-      throw new BadRequestError(text, `Collection ${collection} has no pegleg/DeploymentData/v1 document named deployment-version`)
-    }
-    return [{ name: null, error: false, code: '200 OK', message: text, status: severity, level: severity.toLowerCase() }]
-  }
-
   /** Shipyard's deployment checks on the rendered documents; an unexpected failure is one error (spec §2.7 3a). */
   async function ownChecks (renderedText: string): Promise<ValidationMessage[]> {
     try {
@@ -100,69 +63,25 @@ export function createConfigdocs (deps: {
     }
   }
 
-  async function ingest (
-    collection: string,
-    input: {
-      body: string | undefined
-      contentType?: string | undefined
-      bufferMode: string | undefined
-      emptyCollection: boolean
-      contentLength: number
-    },
-    ctx: RequestContext
-  ): Promise<ValidationStatusBody> {
-    return await deps.lock.withLock(ctx, async () => {
-      if (!input.emptyCollection && (input.contentLength <= 0 || input.body === undefined || input.body === '')) {
-        throw new BadRequestError('Content-Length is a required header', 'Content Length is 0 or not specified', {
-          errorList: [{ message: 'The content length must be specified and greater than 0. Use empty-collection=true to clear a collection.' }]
-        })
-      }
-      // comments, blank lines and document markers only: the store would write nothing and the answer would blame
-      // identical contents (curl -d strips a file's newlines, leaving YAML that is one long comment line)
-      if (!input.emptyCollection && !holdsDocuments(input.body ?? '')) {
-        throw new BadRequestError('No documents in the body', 'The body holds only comments, blank lines or document markers', {
-          errorList: [{ message: 'Send one or more YAML documents. With curl use --data-binary @file, which keeps the file\'s newlines (-d strips them).' }]
-        })
-      }
-      // append, replace or rejectOnContents in any case (the route's schema); the conflict names it as sent
-      const mode = (input.bufferMode ?? 'rejectOnContents').toLowerCase()
-      const extra = versionMessages(collection, input)
-      const before = await readVersions(store, ctx)
-      const changes = await bufferChanges(store, before, ctx)
-      const bufferEmpty = Object.keys(changes).length === 0
-      const conflict = (): ConflictError => new ConflictError('Invalid collection specified for buffer', `Buffermode : ${input.bufferMode ?? 'rejectOnContents'}`, {
-        errorList: [{ message: `Buffer is either not empty or the collection ${collection} is already in the buffer. Another buffermode (append or replace) may do what you want.` }]
-      })
-      if (!bufferEmpty) {
-        if (mode === 'rejectoncontents') throw conflict()
-        if (mode === 'append' && Object.hasOwn(changes, collection)) throw conflict()
-        if (mode === 'replace') await resetBuffer(store, before.committed, changes, ctx)
-      }
-      try {
-        await store.putCollection(collection, input.emptyCollection ? '' : input.body ?? '', ctx)
-      } catch (error) {
-        if (!(error instanceof StoreRejection) || error.statusCode >= 500) throw error
-        // the store's own words, each message once (not its error body's text as the reason)
-        const refusal = readRefusal(error.body)
-        const details = {
-          errorList: refusal.entries.length > 0 ? refusal.entries : undefined,
-          infoList: looksLikeJson(input) ? [{ message: 'The body looks like JSON: configdocs takes YAML documents, separated by ---, each with schema, metadata and data' }] : []
-        }
-        const reason = refusal.message.split('\n')[0] ?? ''
-        if (error.statusCode === 409) throw new ConflictError('Documents may not exist in more than one collection', reason, details)
-        throw new BadRequestError('Document(s) invalid syntax or otherwise unsuitable', reason, details)
-      }
-      const after = await readVersions(store, ctx)
-      const nowChanged = await bufferChanges(store, after, ctx)
-      if (!input.emptyCollection && !Object.hasOwn(nowChanged, collection)) {
-        throw new BadRequestError(`Collection ${collection} not added to Shipyard buffer`, 'Collection created no new revision', {
-          errorList: [{ message: 'The collection added no new revision; it was probably reloaded with identical contents.' }]
-        })
-      }
-      const messages = after.buffer === undefined ? [] : deckhandMessages(await store.validationsDetail(after.buffer, ctx))
-      const failed = messages.length > 0
-      return validationStatusBody([...messages, ...extra], { statusCode: failed ? 400 : 201 })
-    })
+  /** Stages a collection under the configdocs lock (configdocs-ingest.ts). */
+  async function ingest (collection: string, input: IngestInput, ctx: RequestContext): Promise<ValidationStatusBody> {
+    return await deps.lock.withLock(ctx, async () => await stageCollection(collection, input, ctx))
+  }
+
+  /**
+   * Undoes a staging cut short (the orchestrator killed, the store failing while it was written back) when one is
+   * left: under the configdocs lock, so never one still being written. Answers how many were undone, or `busy`
+   * while another holder has the lock.
+   */
+  async function recoverStaging (ctx: StagingContext): Promise<number | 'busy'> {
+    if ((await deps.journal.pending()).length === 0) return 0
+    try {
+      return await deps.lock.withLock(ctx, async () => await staging.recover(ctx))
+    } catch (error) {
+      // nothing but the lock answers a conflict here
+      if (error instanceof ConflictError) return 'busy'
+      throw error
+    }
   }
 
   async function collection (collectionId: string, version: VersionName, cleartext: boolean, ctx: RequestContext): Promise<string> {
@@ -234,6 +153,8 @@ export function createConfigdocs (deps: {
     ctx: RequestContext
   ): Promise<{ statusCode: number, body: ValidationStatusBody }> {
     return await deps.lock.withLock(ctx, async () => {
+      // a staging cut short is undone first: a half-replaced buffer is never committed
+      await staging.recover(ctx)
       const v = await readVersions(store, ctx)
       const changes = await bufferChanges(store, v, ctx)
       if (v.buffer === undefined || Object.keys(changes).length === 0) {
@@ -251,7 +172,7 @@ export function createConfigdocs (deps: {
     })
   }
 
-  return { status, ingest, collection, rendered, commit, designRef }
+  return { status, ingest, recoverStaging, collection, rendered, commit, designRef }
 }
 
 export type Configdocs = ReturnType<typeof createConfigdocs>

@@ -100,7 +100,13 @@ export async function buildTestStack (options: TestStackOptions = {}) {
     onTestFinished(() => watch?.stop())
     const storeClient = createStoreClient({ baseUrl: urls.store, timeoutMs: options.timeoutMs ?? 2000 })
     const lock = createApiLock({ repos, leaseS: options.leaseS ?? 60 })
-    const configdocs = createConfigdocs({ store: storeClient, validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? 1000 }), lock, deploymentVersion: options.deploymentVersion })
+    const configdocs = createConfigdocs({
+      store: storeClient,
+      validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? 1000 }),
+      lock,
+      journal: repos.stagingJournal,
+      deploymentVersion: options.deploymentVersion
+    })
     const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 500, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') }) })
     const actions = createActions({
       repos,
@@ -125,11 +131,11 @@ export async function buildTestStack (options: TestStackOptions = {}) {
       logger: false,
       bodyLimitBytes: 256 * 1024
     })
-    return { app, actions, watch }
+    return { app, actions, watch, configdocs }
   }
 
   const repos = options.repos ?? openSqlite(':memory:')
-  const { app, actions, watch } = await orchestrator(repos)
+  const { app, actions, watch, configdocs } = await orchestrator(repos)
   onTestFinished(async () => {
     await app.close()
     if (options.repos === undefined) await repos.close()
@@ -137,5 +143,5 @@ export async function buildTestStack (options: TestStackOptions = {}) {
     await site.close()
     await store.close()
   })
-  return { app, repos, store, site, engine, validator, validatorMode, actions, engineClient, orchestrator, watch }
+  return { app, repos, store, site, engine, validator, validatorMode, actions, configdocs, engineClient, orchestrator, watch }
 }

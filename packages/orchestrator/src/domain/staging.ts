@@ -1,0 +1,168 @@
+// Staging as one change. The store has no transaction over several buckets: each bucket written is a revision of
+// its own, so `buffermode=replace` (every changed collection written back, then the new one) could stop half-way.
+// So every write is planned before the first one (the text each collection gets, and the revision holding what it
+// had), a journal row is saved, the writes are made, and on any failure the collections written are written back
+// as they were. The answer says which: the buffer is as before, or (the writing back failing too) each
+// collection's state. A journal row left behind (the store still failing, the orchestrator killed) is undone by
+// the next holder of the configdocs lock — the next staging or commit, or the recovery loop — before anything else.
+//
+// What a collection held is read before the first write when only the buffer holds it (a collection the buffer
+// changed): that read needs the buffer's secrets, so a buffer that cannot give them refuses the staging before
+// anything is written. What the committed revision holds is read only to undo: it was read and checked at commit.
+import { ApiError, InternalError, newUlid, type ErrorEntry, type RequestContext } from '@slipway/common'
+import { StoreRejection, type StoreClient } from '../clients/store.ts'
+import type { StagingJournal, UndoSource } from '../db/staging-journal.ts'
+import { collectionText } from './buffer-reset.ts'
+
+export interface PlannedWrite {
+  collection: string
+  text: string
+  /** A collection written back as committed for `replace`, or the collection being staged. */
+  kind: 'reset' | 'staged'
+}
+
+/** Who stages or recovers: named in the journal row and forwarded to the store. */
+export type StagingContext = Pick<RequestContext, 'user' | 'contextMarker'>
+
+type WriteState = 'written' | 'refused' | 'unconfirmed'
+
+/** Answers that already say what state the buffer is in. */
+const told = new WeakSet<object>()
+
+/** `error` with `note` after its message (same status and entries); errors not ours become a 500. */
+export function withBufferNote (error: unknown, note: string): unknown {
+  if (typeof error === 'object' && error !== null && told.has(error)) return error
+  const base = error instanceof ApiError
+    ? error
+    : new InternalError('Unable to stage the collection', 'The orchestrator failed while staging', { cause: error })
+  const annotated = new ApiError(base.statusCode, `${base.message}: ${note}`, base.reason, {
+    errorList: base.errorList, infoList: base.infoList, retry: base.retry, errorType: base.errorType, headers: base.headers, cause: error
+  })
+  told.add(annotated)
+  return annotated
+}
+
+function told5xx (statusCode: number, message: string, reason: string, errorList: ErrorEntry[], infoList: ErrorEntry[]): ApiError {
+  const error = new ApiError(statusCode, message, reason, { errorList, infoList, retry: true, errorType: 'DownstreamError' })
+  told.add(error)
+  return error
+}
+
+const statusOf = (error: unknown): number => error instanceof ApiError && error.statusCode >= 500 ? error.statusCode : 503
+const reasonOf = (error: unknown): string => error instanceof ApiError ? error.reason : (error as Error).message
+
+export function createStaging (deps: {
+  store: StoreClient
+  journal: StagingJournal
+  /** How often the recovery loop looks for rows left behind, for the answers that mention it. */
+  recoveryIntervalS?: number
+}) {
+  const { store, journal } = deps
+
+  /** The text that undoes the writes of a collection: what its source revision holds (none: no documents). */
+  async function textOf (source: UndoSource, ctx: StagingContext): Promise<string> {
+    return source.revision === null ? '' : (await collectionText(store, source.revision, source.collection, ctx)).text
+  }
+
+  /**
+   * Undoes every journal row left behind, newest first: each collection it names written back as its source
+   * revision holds it, last written first. The caller holds the configdocs lock. A failure is a 5xx saying the
+   * buffer may be partly changed.
+   */
+  async function recover (ctx: StagingContext): Promise<number> {
+    const entries = await journal.pending()
+    for (const entry of entries) {
+      try {
+        for (const source of [...entry.sources].reverse()) await store.putCollection(source.collection, await textOf(source, ctx), ctx)
+      } catch (error) {
+        const names = entry.sources.map((s) => s.collection).join(', ')
+        throw told5xx(statusOf(error), 'An earlier staging cut short is not yet undone: the buffer may be partly changed', reasonOf(error),
+          [{ message: `Collections ${names} are written back as they were before it once the store answers; nothing is staged or committed until then.` }],
+          [{ message: `Staging journal entry ${entry.id}, started ${entry.started_at} by ${entry.user}` }])
+      }
+      await journal.finish(entry.id)
+    }
+    return entries.length
+  }
+
+  /**
+   * Starts a staging of `writes`, each collection's text before it held by its revision in `sources` (one for
+   * each collection written). The texts only the buffer holds (`readFirst`) are read now; then the journal row is
+   * saved. Nothing is written before both succeeded.
+   */
+  async function begin (plan: { writes: PlannedWrite[], sources: Array<UndoSource & { readFirst: boolean }> }, ctx: StagingContext) {
+    const collections = plan.sources.map((s) => s.collection)
+    const read = new Map<string, string>()
+    for (const source of plan.sources) if (source.readFirst) read.set(source.collection, await textOf(source, ctx))
+    const id = newUlid()
+    await journal.begin({
+      id,
+      sources: plan.sources.map(({ collection, revision }) => ({ collection, revision })),
+      user: ctx.user ?? 'unknown',
+      context_marker: ctx.contextMarker,
+      started_at: new Date().toISOString()
+    })
+    const done: Array<PlannedWrite & { state: WriteState }> = []
+
+    /** Each collection's state after the writes made and undone, for the answer. */
+    function states (restored: Set<string>): ErrorEntry[] {
+      return collections.map((c) => {
+        const last = done.filter((w) => w.collection === c && w.state !== 'refused').at(-1)
+        let state = 'as before'
+        if (!restored.has(c) && last !== undefined) {
+          const changed = last.kind === 'reset' ? 'written back as committed' : 'staged with the new documents'
+          state = last.state === 'written' ? changed : `${changed}, or as before (the store did not confirm the write)`
+        }
+        return { message: `Collection ${c}: ${state}`, collection: c, state }
+      })
+    }
+
+    return {
+      /** Writes one planned text; the store's refusal (4xx) is thrown as it came, the caller words it. */
+      async write (write: PlannedWrite): Promise<void> {
+        const entry = { ...write, state: 'unconfirmed' as WriteState }
+        done.push(entry)
+        try {
+          await store.putCollection(write.collection, write.text, ctx)
+          entry.state = 'written'
+        } catch (error) {
+          if (error instanceof StoreRejection && error.statusCode < 500) entry.state = 'refused'
+          throw error
+        }
+      },
+      /** Ends the staging as done: it stands. A failure here is thrown (the caller undoes the writes). */
+      async complete (): Promise<void> { await journal.finish(id) },
+      /**
+       * Undoes the writes after `error` and answers the error to throw: `error` itself when nothing was written
+       * (or the caller saw that the writes changed no document), else with its message saying the buffer is as
+       * before; a 5xx naming each collection's state when writing back failed too (the journal row stays, to be
+       * undone later).
+       */
+      async abort (error: unknown, seen: { unchanged?: boolean } = {}): Promise<unknown> {
+        const written = seen.unchanged === true ? [] : done.filter((w) => w.state !== 'refused')
+        const toUndo = [...new Set(written.map((w) => w.collection).reverse())]
+        const restored = new Set<string>()
+        for (const c of toUndo) {
+          try {
+            const source = plan.sources.find((s) => s.collection === c) ?? { collection: c, revision: null }
+            await store.putCollection(c, read.get(c) ?? await textOf(source, ctx), ctx)
+            restored.add(c)
+          } catch (undoError) {
+            const every = deps.recoveryIntervalS === undefined ? '' : ` (looked for every ${deps.recoveryIntervalS} s)`
+            const staged = plan.writes.find((w) => w.kind === 'staged')?.collection ?? ''
+            return told5xx(statusOf(undoError), `Unable to stage collection ${staged}: the buffer is partly changed until the store answers again`,
+              `${reasonOf(error)}; writing the buffer back failed as well: ${reasonOf(undoError)}`, states(restored),
+              [{ message: `The collections are written back as they were once the store answers, by the next staging or commit or the orchestrator's own recovery${every}; nothing is staged or committed until then. Staging journal entry ${id}.` }])
+          }
+        }
+        // a row left in the journal is undone again by the next lock holder, which writes the same texts once more
+        await journal.finish(id).catch(() => {})
+        return toUndo.length === 0 ? error : withBufferNote(error, 'the buffer is as before')
+      }
+    }
+  }
+
+  return { begin, recover }
+}
+
+export type Staging = ReturnType<typeof createStaging>
