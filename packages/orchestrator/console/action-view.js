@@ -4,7 +4,7 @@
 import { api, seg } from './api.js'
 import { badge, fill, h, poll, setBadge, setText, setTime, timeEl } from './dom.js'
 import { logPane } from './log-pane.js'
-import { ENDED, FINISHED, progress } from './steps.js'
+import { ENDED, FINISHED, progress, progressText } from './steps.js'
 import { stepTable } from './step-table.js'
 
 const POLL_MS = 3000
@@ -65,8 +65,9 @@ export function actionView ({ root, params, signal, report, confirm }) {
     setText(fields.user, action.user ?? '')
     setTime(fields.when, action.datetime)
     setText(fields.marker, action.context_marker ?? '')
-    const { done, total } = progress(action.steps ?? [])
-    setText(fields.progress, `${done} of ${total} steps done`)
+    const counts = progress(action.steps ?? [])
+    setText(fields.progress, progressText(counts, 'steps done'))
+    fields.progress.classList.toggle('failed', counts.failed > 0)
     const finished = FINISHED.has(action.action_lifecycle)
     for (const button of buttons) button.disabled = finished
     if (table === null) {

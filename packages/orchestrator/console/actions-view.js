@@ -3,7 +3,7 @@
 // actions appear by themselves).
 import { api } from './api.js'
 import { badge, fill, h, poll, setBadge, setText, setTime } from './dom.js'
-import { FINISHED, progress } from './steps.js'
+import { FINISHED, progress, progressText } from './steps.js'
 
 const LIFECYCLES = ['Pending', 'Processing', 'Paused', 'Complete', 'Failed']
 const POLL_MS = 5000
@@ -63,14 +63,18 @@ export function actionsView ({ root, query, signal, report }) {
     going = shown.some((a) => !FINISHED.has(a.action_lifecycle))
     const order = shown.map((action) => {
       const { tr, cells } = rowFor(action)
-      const { done, total } = progress(action.steps ?? [])
+      const counts = progress(action.steps ?? [])
       setBadge(cells.life, action.action_lifecycle)
+      // a Failed action's row is red (its badge says Failed: never color alone), as are its failed steps' count
+      tr.classList.toggle('failed', action.action_lifecycle === 'Failed')
+      cells.count.classList.toggle('failed', counts.failed > 0)
+      cells.meter.classList.toggle('failed', counts.failed > 0)
       setText(cells.user, action.user ?? '')
       setTime(cells.when, action.datetime)
-      cells.meter.max = Math.max(total, 1)
-      cells.meter.value = done
-      cells.meter.setAttribute('aria-label', `${done} of ${total} steps done`)
-      setText(cells.count, `${done} of ${total}`)
+      cells.meter.max = Math.max(counts.total, 1)
+      cells.meter.value = counts.done
+      cells.meter.setAttribute('aria-label', progressText(counts, 'steps done'))
+      setText(cells.count, progressText(counts))
       return tr
     })
     // the rows keep their elements (and a reader's focus); only new ones are inserted

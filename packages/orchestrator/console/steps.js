@@ -44,9 +44,22 @@ export function groupState (steps) {
   return 'running'
 }
 
-/** Steps done of steps: `{ done, total }`. */
+/** Step states of a step that ended without doing its work: its last try failed, or a step it needed did. */
+export const FAILED_STEPS = new Set(['failed', 'upstream_failed'])
+
+/**
+ * Steps done, steps failed and steps in all: `{ done, failed, total }`. A step is done once it ended with its work
+ * done or not needed (success, skipped); a failed or upstream_failed step is never done, it is counted as failed.
+ */
 export function progress (steps) {
-  return { done: steps.filter((s) => ENDED.has(s.state)).length, total: steps.length }
+  const failed = steps.filter((s) => FAILED_STEPS.has(s.state)).length
+  return { done: steps.filter((s) => ENDED.has(s.state) && !FAILED_STEPS.has(s.state)).length, failed, total: steps.length }
+}
+
+/** A progress in words: `11 of 17`, or `11 of 17, 2 failed`; `unit` goes after the total (`steps done`). */
+export function progressText ({ done, failed, total }, unit = '') {
+  const counted = unit === '' ? `${done} of ${total}` : `${done} of ${total} ${unit}`
+  return failed > 0 ? `${counted}, ${failed} failed` : counted
 }
 
 /**

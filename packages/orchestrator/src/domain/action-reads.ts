@@ -4,7 +4,7 @@
 import { NotFoundError, type RequestContext } from '@slipway/common'
 import type { ActionRecord, Repositories } from '../db/repositories.ts'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
-import { lifecycleOf } from './catalog.ts'
+import { actionLifecycle } from './catalog.ts'
 import { orderedSteps, resolveStep } from './steps.ts'
 import type { EngineReads } from './engine-watch.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
@@ -74,7 +74,8 @@ export function createActionReads (deps: {
       datetime: zonedTimestamp(action.datetime),
       context_marker: action.context_marker,
       dag_status: run?.state ?? null,
-      action_lifecycle: action.validation_failed ? 'Failed' : lifecycleOf(run?.state, dagPaused),
+      // the same rule for a list and one action, whether the steps came from the engine watch or the engine
+      action_lifecycle: action.validation_failed ? 'Failed' : actionLifecycle(run?.state, dagPaused, steps.map((s) => s.state)),
       // an action that never ran has no steps; one that did lists its workflow's whole step list
       steps: run === undefined && steps.length === 0
         ? []

@@ -7,7 +7,7 @@ import {
 import type { Repositories, ActionRecord } from '../db/repositories.ts'
 import type { EngineClient, EngineRun } from '../clients/engine.ts'
 import type { StoreClient } from '../clients/store.ts'
-import { ACTIONS, EXCLUSIVE_DAGS } from './catalog.ts'
+import { ACTIONS, EXCLUSIVE_DAGS, FAILED_STEP_STATES } from './catalog.ts'
 import { createActionReads } from './action-reads.ts'
 import { directReads, type EngineReads } from './engine-watch.ts'
 import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
@@ -31,17 +31,18 @@ class PreRunFailure extends Error {
 }
 
 const FINISHED = new Set(['success', 'failed'])
-const FAILED_TASK = new Set(['failed', 'upstream_failed'])
 
 /**
  * The tag of a finished site action whose workflow did not tag it, by the rule of the workflow's `create_action_tag`
  * step (spec §8.3): failure when the armada build's last task or the Airflow upgrade branch ended failed or
  * upstream_failed. A run that ended before the build's last task succeeded (stopped, say) never reached that step's
- * verdict and is a failure too.
+ * verdict and is a failure too. So is a run with any step failed or upstream_failed (the tag step itself, say): the
+ * action's lifecycle is Failed then, and the tag says the same.
  */
-export function siteActionTag (stateOf: (taskId: string) => string | null): string {
+export function siteActionTag (stateOf: (taskId: string) => string | null, states: Array<string | null | undefined> = []): string {
   const watched = ['armada_build.armada_get_releases', 'upgrade_airflow', 'skip_upgrade_airflow']
-  const failed = watched.some((t) => FAILED_TASK.has(String(stateOf(t)))) || stateOf('armada_build.armada_get_releases') !== 'success'
+  const failed = watched.some((t) => FAILED_STEP_STATES.has(String(stateOf(t)))) || stateOf('armada_build.armada_get_releases') !== 'success' ||
+    states.some((state) => FAILED_STEP_STATES.has(String(state)))
   return failed ? SITE_ACTION_FAILURE : SITE_ACTION_SUCCESS
 }
 
@@ -307,7 +308,7 @@ export function createActions (deps: {
       const steps = await stepsOf(action, ctx as RequestContext)
       const stateOf = (taskId: string): string | null => steps.find((s) => s.task_id === taskId)?.state ?? null
       if (action.committed_rev_id !== null && stateOf('create_action_tag') !== 'success') {
-        await store.tag(action.committed_rev_id, siteActionTag(stateOf), ctx)
+        await store.tag(action.committed_rev_id, siteActionTag(stateOf, steps.map((s) => s.state)), ctx)
       }
       await repos.actions.markTagsDone(action.id)
       settled++

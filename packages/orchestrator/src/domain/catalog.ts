@@ -62,6 +62,9 @@ export const STEP_ORDER: Record<string, string[]> = {
 /** Workflows of which at most one may be in progress at a time (pause is DAG-wide, spec §3.10). */
 export const EXCLUSIVE_DAGS = ['deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes']
 
+/** Step states of a step that ended without doing its work: its last try failed, or a step it needed did. */
+export const FAILED_STEP_STATES: ReadonlySet<string> = new Set(['failed', 'upstream_failed'])
+
 /** Lifecycle from the run state and whether its DAG is paused (spec/orchestrator.md §3.4). */
 export function lifecycleOf (state: string | null | undefined, dagPaused: boolean): string {
   const s = (state ?? 'none').toLowerCase()
@@ -71,4 +74,21 @@ export function lifecycleOf (state: string | null | undefined, dagPaused: boolea
   if (s === 'success') return 'Complete'
   if (['failed', 'upstream_failed', 'shutdown', 'skipped', 'removed'].includes(s)) return 'Failed'
   return `Unknown (${s})`
+}
+
+/**
+ * An action's lifecycle: its run's, except that a run which ended with any step failed or upstream_failed is
+ * Failed even when the engine calls the run a success. Workflows whose tail runs whatever happened before it
+ * (all_done: create_action_tag, final_deployment_status) end as a success however their other steps went, and
+ * Complete means the action did what it was asked. A step's state is that of its last try: a try that failed and
+ * was retried is up_for_retry, then the state of the next try. The run's own word stays in dag_status.
+ */
+export function actionLifecycle (
+  state: string | null | undefined,
+  dagPaused: boolean,
+  stepStates: Array<string | null | undefined>
+): string {
+  const lifecycle = lifecycleOf(state, dagPaused)
+  if (lifecycle !== 'Complete') return lifecycle
+  return stepStates.some((s) => s != null && FAILED_STEP_STATES.has(s.toLowerCase())) ? 'Failed' : lifecycle
 }

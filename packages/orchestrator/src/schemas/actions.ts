@@ -60,7 +60,7 @@ export const ActionSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   parameters: Type.Record(Type.String(), Type.Unknown()),
-  action_lifecycle: Type.String({ description: 'Pending, Processing, Complete, Failed or Paused' }),
+  action_lifecycle: Type.String({ description: 'Pending, Processing, Complete, Failed or Paused; Failed also when the run ended with a step failed or upstream_failed, whatever dag_status says' }),
   dag_id: Type.String(),
   dag_status: Nullable(Type.String()),
   dag_execution_date: Nullable(Type.String()),

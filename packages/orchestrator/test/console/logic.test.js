@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError, rulesOf } from '../../console/api.js'
 import { durationText, parseTime, utcText } from '../../console/dom.js'
-import { groupState, groupSteps, progress, timeline } from '../../console/steps.js'
+import { groupState, groupSteps, progress, progressText, timeline } from '../../console/steps.js'
 import { factsOf, splitDocuments, withoutBookkeeping } from '../../console/yaml-docs.js'
 
 const step = (index, id, state = null) => ({ index, id, state })
@@ -26,8 +26,21 @@ describe('steps', () => {
     expect(groupState([{ state: 'success' }, { state: null }])).toBe('running')
   })
 
-  it('counts ended steps as done', () => {
-    expect(progress([step(1, 'a', 'success'), step(2, 'b', 'upstream_failed'), step(3, 'c', 'running'), step(4, 'd')])).toEqual({ done: 2, total: 4 })
+  it('counts steps that ended with their work done or not needed as done, and failed ones as failed, never done', () => {
+    expect(progress([step(1, 'a', 'success'), step(2, 'b', 'upstream_failed'), step(3, 'c', 'running'), step(4, 'd')])).toEqual({ done: 1, failed: 1, total: 4 })
+    // update_software's armada build failing for good: 13 steps, the engine's run a success
+    const states = ['success', 'success', 'success', 'success', 'success', 'success', 'failed', 'upstream_failed',
+      'upstream_failed', 'upstream_failed', 'upstream_failed', 'success', 'success']
+    const counts = progress(states.map((s, i) => step(i + 1, `s${i}`, s)))
+    expect(counts).toEqual({ done: 8, failed: 5, total: 13 })
+    expect(progress([step(1, 'a', 'success'), step(2, 'b', 'skipped'), step(3, 'c', 'removed')])).toEqual({ done: 3, failed: 0, total: 3 })
+  })
+
+  it('words a progress, naming failed steps only when there are some', () => {
+    expect(progressText({ done: 8, failed: 5, total: 13 })).toBe('8 of 13, 5 failed')
+    expect(progressText({ done: 8, failed: 5, total: 13 }, 'steps done')).toBe('8 of 13 steps done, 5 failed')
+    expect(progressText({ done: 17, failed: 0, total: 17 }, 'steps done')).toBe('17 of 17 steps done')
+    expect(progressText({ done: 0, failed: 0, total: 0 })).toBe('0 of 0')
   })
 
   it('places each started step on a timeline from the first start to the last end, running ones up to now', () => {

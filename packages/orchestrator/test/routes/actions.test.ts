@@ -283,13 +283,13 @@ describe('site-action tags', () => {
     expect(await stack.actions.settleTags({ contextMarker: 'm', user: 'test' })).toBe(1)
     expect(await tagsOf(stack, 2)).toEqual(['committed', 'site-action-success'])
 
-    // update_site fails in the middle (prepare_site) but its all_done tail succeeds: the run is a success, and
-    // the workflow tags the revision site-action-failure; the backstop writes no second, contrary tag
+    // update_site fails in the middle (prepare_site) but its all_done tail succeeds: the run is a success, the
+    // action Failed, and the workflow tags the revision site-action-failure; the backstop writes no second, contrary tag
     await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/site?empty-collection=true', headers: AUTH })
     expect((await stack.app.inject({ method: 'POST', url: '/api/v1.0/commitconfigdocs', headers: AUTH })).statusCode).toBe(200)
     const bad = String((await create(stack, { name: 'update_site' })).json().id)
     const done = await waitFor(stack, bad, ['Complete', 'Failed'])
-    expect(done.action_lifecycle).toBe('Complete')
+    expect(done).toMatchObject({ action_lifecycle: 'Failed', dag_status: 'success' })
     const state = (step: string) => (done.steps as Array<{ id: string, state: string }>).find((s) => s.id === step)?.state
     expect([state('drydock_build.prepare_site'), state('armada_build.armada_get_releases'), state('create_action_tag')]).toEqual(['failed', 'upstream_failed', 'success'])
     expect(await stack.actions.settleTags({ contextMarker: 'm', user: 'test' })).toBe(1)
