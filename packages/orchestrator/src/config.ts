@@ -11,6 +11,8 @@ export const ConfigSchema = Type.Object({
   LOG_LEVEL: LogLevelSchema(),
   ...JsonBodyConfigProperties,
   BODY_LIMIT_BYTES: Type.Integer({ default: 16_777_216, minimum: 1, description: 'Largest request body accepted (configdocs YAML)' }),
+  // the store copies every alias when it reads a body and writes the copies: a body must not grow much in it
+  EXPANDED_BODY_LIMIT_BYTES: Type.Integer({ default: 33_554_432, minimum: 1, description: 'Largest size of a staged body\'s documents with every YAML alias replaced by a copy of what it names (413 above, before anything is written)' }),
   ORCHESTRATOR_DATA_DIR: Type.String({ default: 'data/orchestrator', description: 'Folder of the embedded SQLite database (`:memory:` keeps it in memory)' }),
   DATABASE_URL: Type.String({ default: '', pattern: '^(postgres(ql)?://.+)?$', examples: ['postgres://user:password@host:5432/database'], description: 'postgres://user:password@host:5432/database to use PostgreSQL instead of the embedded SQLite; checked at start-up' }),
   STORE_URL: Type.String({ default: 'http://127.0.0.1:9100/api/v1.0', description: 'Deckhand API base URL' }),

@@ -47,6 +47,7 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
     lock,
     journal: repos.stagingJournal,
     deploymentVersion: { create: config.DEPLOYMENT_VERSION_CREATE, commit: config.DEPLOYMENT_VERSION_COMMIT },
+    maxExpandedBytes: config.EXPANDED_BODY_LIMIT_BYTES,
     recoveryIntervalS: STAGING_RECOVERY_INTERVAL_MS / 1000
   })
   const notes = createNotes({

@@ -2,7 +2,7 @@
 // collection written, and the store's validations of the new buffer answered. Every check that can refuse the body
 // runs before the first write; the writes are one staging (staging.ts): all of them stand, or none.
 import {
-  ApiError, BadRequestError, ConflictError, validationStatusBody,
+  ApiError, BadRequestError, ConflictError, expandedYamlSize, validationStatusBody,
   type RequestContext, type ValidationMessage, type ValidationStatusBody
 } from '@slipway/common'
 import { StoreRejection, type DiffStatus, type StoreClient } from '../clients/store.ts'
@@ -49,6 +49,11 @@ export function createIngest (deps: {
   staging: Staging
   /** The deployment-version check at staging (spec §2.5 step 5); Skip by default. */
   versionSeverity?: VersionSeverity
+  /**
+   * Largest size of the body's documents with every alias replaced by a copy of what it names: the store makes
+   * those copies and writes them, so a small body of many aliases would otherwise be written a hundredfold.
+   */
+  maxExpandedBytes?: number
 }) {
   const { store } = deps
 
@@ -88,6 +93,13 @@ export function createIngest (deps: {
       throw new BadRequestError('No documents in the body', 'The body holds only comments, blank lines or document markers', {
         errorList: [{ message: 'Send one or more YAML documents. With curl use --data-binary @file, which keeps the file\'s newlines (-d strips them).' }]
       })
+    }
+    const limit = deps.maxExpandedBytes
+    if (limit !== undefined && expandedYamlSize(body, limit) > limit) {
+      throw new ApiError(413, 'Documents too large once their aliases are expanded',
+        `The documents of collection ${collection} take more than ${limit} bytes with every YAML alias replaced by a copy of what it names (the body is ${Buffer.byteLength(body)} bytes)`, {
+          errorList: [{ message: 'The store writes each alias out in full. Refer to large values fewer times, or split the collection.' }]
+        })
     }
     return versionMessages(collection, input)
   }

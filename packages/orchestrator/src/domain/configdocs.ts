@@ -22,12 +22,16 @@ export function createConfigdocs (deps: {
   journal: StagingJournal
   /** The deployment-version checks at staging and at commit (spec §2.5 step 5, §3.2); Skip by default. */
   deploymentVersion?: { create: VersionSeverity, commit: VersionSeverity }
+  /** Largest size of a staged body's documents with their YAML aliases copied (none: no limit). */
+  maxExpandedBytes?: number
   /** How often the recovery loop runs, named in the answers that rely on it. */
   recoveryIntervalS?: number
 }) {
   const { store } = deps
   const staging = createStaging({ store, journal: deps.journal, recoveryIntervalS: deps.recoveryIntervalS })
-  const stageCollection = createIngest({ store, staging, versionSeverity: deps.deploymentVersion?.create })
+  const stageCollection = createIngest({
+    store, staging, versionSeverity: deps.deploymentVersion?.create, maxExpandedBytes: deps.maxExpandedBytes
+  })
 
   /** The collections of two different versions compared, the older as base (spec §2.2). */
   async function status (versions: [VersionName, VersionName], ctx: RequestContext) {

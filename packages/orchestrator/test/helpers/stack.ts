@@ -68,6 +68,8 @@ export interface TestStackOptions {
   timeoutMs?: number
   /** The deployment-version checks (default: Skip both). */
   deploymentVersion?: { create: VersionSeverity, commit: VersionSeverity }
+  /** Largest expanded size of a staged body (default: no limit). */
+  maxExpandedBytes?: number
   /** The database (the caller closes it); default: a fresh in-memory SQLite closed with the stack. */
   repos?: Repositories
   /** An engine watch serving the action and workflow reads (started with the stack, stopped after the test). */
@@ -105,7 +107,8 @@ export async function buildTestStack (options: TestStackOptions = {}) {
       validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? 1000 }),
       lock,
       journal: repos.stagingJournal,
-      deploymentVersion: options.deploymentVersion
+      deploymentVersion: options.deploymentVersion,
+      maxExpandedBytes: options.maxExpandedBytes
     })
     const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 500, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') }) })
     const actions = createActions({
