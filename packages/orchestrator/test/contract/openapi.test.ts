@@ -63,9 +63,12 @@ describe('the orchestrator\'s OpenAPI document', () => {
     await call(400, 'POST', `${API}/actions`, { headers: JSON_HEADERS, payload: '{"name":"launch_rockets"}' })
     const created = await call(201, 'POST', `${API}/actions`, { headers: JSON_HEADERS, payload: '{"name":"deploy_site"}' })
     const id = String(created.id)
-    for (let i = 0; i < 200; i++) {
+    // the pause below is refused only once the run has ended: wait for that, bounded, failing if it never does
+    const deadline = Date.now() + 45_000
+    for (;;) {
       const action = await call(200, 'GET', `${API}/actions/${id}?verbosity=5`)
       if (['Complete', 'Failed'].includes(String(action.action_lifecycle))) break
+      if (Date.now() > deadline) throw new Error(`deploy_site ${id} did not end within 45 s (${String(action.action_lifecycle)})`)
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     await call(200, 'GET', `${API}/actions`)
@@ -105,5 +108,5 @@ describe('the orchestrator\'s OpenAPI document', () => {
     expect(() => contract.response('GET', `${API}/notedetails/x`, { status: 200, body: {}, text: '{}', contentType: 'application/json' })).toThrow(/the contract says text\/plain/)
     const answered = new Set([...contract.seen].map((s) => s.replace(/ \d+$/, '')))
     expect(contract.operations().filter((op) => !answered.has(op))).toEqual([])
-  }, 60_000)
+  }, 120_000)
 })

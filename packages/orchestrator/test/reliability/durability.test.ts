@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { AUTH } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
 import { DATABASES } from '../helpers/databases.ts'
+import { releaseHang } from '../helpers/engine-hang.ts'
 
 const YAML = { ...AUTH, 'content-type': 'application/x-yaml' }
 const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
@@ -11,7 +12,9 @@ const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
 describe.each(DATABASES)('$name: across a restart', (backend) => {
   it.skipIf(backend.skip)('keeps every action with its audit, validations and notes, and the restarted service goes on', async () => {
     const { repos, reopen } = await backend.open()
-    const stack = await buildTestStack({ repos, engineEnv: { ENGINE_TASK_MS: '150' } })
+    // deploy_site's last step holds the run in progress until the test lets it go: the second site action is refused
+    // and the pause is accepted however slow the machine
+    const stack = await buildTestStack({ repos, engineEnv: { ENGINE_HANG_TASKS: 'deploy_site/final_deployment_status' } })
     const inject = async (method: string, url: string, headers: Record<string, string> = AUTH, payload?: string) =>
       await stack.app.inject({ method: method as 'GET', url: `/api/v1.0${url}`, headers, payload })
     expect((await inject('POST', '/configdocs/global', YAML, GLOBAL_YAML)).statusCode).toBe(201)
@@ -49,6 +52,7 @@ describe.each(DATABASES)('$name: across a restart', (backend) => {
       expect(await after(`/actions/${String(refused.json().id)}`)).toEqual(before.refused)
       expect(((await after('/actions')) as Array<{ id: string }>).map((a) => a.id)).toEqual(before.list.map((a) => a.id))
       // and the run goes on to the end, seen by the restarted service
+      await releaseHang(stack.engine.url, 'deploy_site', id, 'final_deployment_status')
       const deadline = Date.now() + 30_000
       while ((await after(`/actions/${id}`)).action_lifecycle !== 'Complete') {
         if (Date.now() > deadline) throw new Error('deploy_site did not complete after the restart')

@@ -191,7 +191,8 @@ describe('reading actions, steps and logs', () => {
   })
 
   it('answers 404 for an unknown action, step or validation, and 400 for a malformed action id in logs', async () => {
-    const stack = await buildTestStack()
+    // deploy_site's last step holds it in progress: the update_site after it is refused however slow the machine
+    const stack = await buildTestStack({ engineEnv: { ENGINE_HANG_TASKS: 'deploy_site/final_deployment_status' } })
     await commitSite(stack)
     const id = String((await create(stack, { name: 'test_site' })).json().id)
     const missing = await stack.app.inject({ url: '/api/v1.0/actions/01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: AUTH })
