@@ -12,6 +12,8 @@ export const ConfigSchema = Type.Object({
   DESIGN_HOSTS: Type.String({ default: '', description: 'Comma-separated host[:port] a design_ref or href may name (deckhand+ and plain http(s); no port: 80/443); any other host is refused with 400 before anything is sent, so the service\'s token goes nowhere else. Empty: the host of STORE_URL' }),
   DESIGN_TIMEOUT_MS: Type.Integer({ default: 300_000, minimum: 1, description: 'Timeout of a design_ref fetch' }),
   DESIGN_MAX_BYTES: Type.Integer({ default: 67_108_864, minimum: 1, description: 'Largest design accepted from design_ref' }),
+  DESIGN_MAX_DOCUMENTS: Type.Integer({ default: 20_000, minimum: 1, description: 'Most documents (empty ones included) read from one design; a design with more is refused with 400, at once when its document-start lines alone are too many' }),
+  DESIGN_MAX_TOKENS: Type.Integer({ default: 8_000_000, minimum: 1, description: 'Most YAML tokens (scalars, indicators, blanks, line breaks) read from one design, a bound on the work of reading it: a design needing more is refused with 400 when reading gets there. Site YAML takes 2.5 to 3.5 bytes a token, so the default admits about 20 MB of it' }),
   FILE_TIMEOUT_MS: Type.Integer({ default: 60_000, minimum: 1, description: 'Timeout of each fetch of a HostSystem url/tar_url file' }),
   FILE_FETCH_ATTEMPTS: Type.Integer({ default: 3, minimum: 1, maximum: 10, description: 'Attempts per HostSystem url/tar_url file before the join answers 502' }),
   FILE_RETRY_DELAY_MS: Type.Integer({ default: 1000, minimum: 0, description: 'Back-off before the second attempt (linear: doubled before the third)' }),

@@ -20,6 +20,7 @@ function designHostsOf (config: Config): DesignHosts {
 
 export function createDeps (config: Config) {
   const metrics = config.METRICS_ENABLED ? createMetrics('bootstrap') : undefined
+  const designHosts = designHostsOf(config)
   return {
     metrics,
     authenticator: authenticatorFromConfig(config),
@@ -27,8 +28,9 @@ export function createDeps (config: Config) {
     fetchDesign: createDesignFetcher({
       timeoutMs: config.DESIGN_TIMEOUT_MS,
       maxBytes: config.DESIGN_MAX_BYTES,
+      limits: { maxDocuments: config.DESIGN_MAX_DOCUMENTS, maxTokens: config.DESIGN_MAX_TOKENS },
       serviceAuth: serviceTokenFromConfig(config),
-      designHosts: designHostsOf(config),
+      designHosts,
       metrics
     }),
     encryptPayload: createGpgEncryptor({ passphrase: config.ENCRYPTION_KEY }),

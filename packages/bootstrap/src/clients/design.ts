@@ -1,43 +1,25 @@
 // Fetches a site design from its design_ref (spec/bootstrap.md §6.3): `deckhand+http(s)://` is the store's
 // rendered documents, read with the service's identity; plain http(s) is a YAML file rendered here. Either is
 // fetched only from a design host (DESIGN_HOSTS): a reference to any other host is refused before anything is sent.
-import { createHttpClient, DownstreamError, parseYamlDocuments, YamlError, type CallContext, type Metrics, type ServiceTokenSource } from '@slipway/common'
+import { createHttpClient, DownstreamError, type CallContext, type Metrics, type ServiceTokenSource } from '@slipway/common'
 import type { Dispatcher } from 'undici'
 import { DesignError, prepareLocalDesign, type DesignDocument } from '../domain/documents.ts'
 import type { DesignHosts } from '../domain/design-hosts.ts'
+import { parseDesignYaml, type DesignLimits } from '../domain/design-yaml.ts'
+
+export { DesignLimitError, DesignYamlError, parseDesignYaml } from '../domain/design-yaml.ts'
 
 export interface DesignFetcherOptions {
   timeoutMs: number
   maxBytes: number
+  /** Most documents and YAML tokens read from one design (bounds on work beside the one on bytes). */
+  limits: DesignLimits
   serviceAuth: ServiceTokenSource
   /** The only hosts a reference may name; they alone receive the service's (or the caller's) token. */
   designHosts: DesignHosts
   dispatcher?: Dispatcher
   /** Where each fetch's latency and outcome is counted. */
   metrics?: Pick<Metrics, 'outbound'> | undefined
-}
-
-/** A fetched design that does not parse as YAML: a 400 for validatedesign, the store's 502 for join-scripts (§6.6). */
-export class DesignYamlError extends DesignError {
-  constructor (where: string) {
-    super(`The design is not valid YAML${where}`, 'InvalidFormatError')
-    this.name = 'DesignYamlError'
-  }
-}
-
-/**
- * Parses multi-document YAML (PyYAML's 1.1 semantics) with a bound on aliases; empty documents are skipped. A
- * syntax error is told by its line and column only: the parser's message quotes the text around it, and what a
- * fetched document holds is never reflected to the caller (issue 18).
- */
-export function parseDesignYaml (text: string): unknown[] {
-  try {
-    return parseYamlDocuments(text)
-  } catch (error) {
-    if (!(error instanceof YamlError)) throw error
-    const position = /at line (\d+), column (\d+)/.exec(error.message)
-    throw new DesignYamlError(position === null ? '' : ` (line ${position[1] ?? '?'}, column ${position[2] ?? '?'})`)
-  }
 }
 
 /** The URL a design_ref names; one that does not parse is bad input (400), not a crash. */
@@ -74,7 +56,7 @@ export function createDesignFetcher (options: DesignFetcherOptions) {
     if (response.statusCode !== 200) {
       throw new DownstreamError('store', `${response.statusCode} Client Error: fetching the design from ${url.origin}${url.pathname} answered ${response.statusCode}`, { upstreamStatus: response.statusCode })
     }
-    const raw = parseDesignYaml(response.text)
+    const raw = await parseDesignYaml(response.text, options.limits)
     if (fromStore) return raw as DesignDocument[]
     return prepareLocalDesign(raw)
   }

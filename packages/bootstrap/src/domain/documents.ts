@@ -143,6 +143,44 @@ function setPath (data: unknown, parts: string[], value: unknown): unknown {
   return base
 }
 
+const labelKey = (schema: string, key: string, value: unknown): string => `${schema}\n${key}\n${String(value)}`
+
+/** Documents by schema and each of their labels, in the order given: a parent is looked up, not searched for. */
+function labelIndex (documents: DesignDocument[]): Map<string, DesignDocument[]> {
+  const index = new Map<string, DesignDocument[]>()
+  for (const doc of documents) {
+    const labels = doc.metadata.labels
+    if (!isMapping(labels)) continue
+    for (const [key, value] of Object.entries(labels)) {
+      const list = index.get(labelKey(doc.schema, key, value))
+      if (list === undefined) index.set(labelKey(doc.schema, key, value), [doc])
+      else list.push(doc)
+    }
+  }
+  return index
+}
+
+/**
+ * The parent of `doc` among `candidates` (its schema's documents carrying the selector's first label, in layer
+ * order): every selector label matching, in a higher layer than the child, the lowest such layer winning, and
+ * the first document of that layer.
+ */
+function parentOf (
+  doc: DesignDocument,
+  selector: Record<string, unknown>,
+  candidates: DesignDocument[],
+  rank: (d: DesignDocument) => number
+): DesignDocument | undefined {
+  const own = rank(doc)
+  let parent: DesignDocument | undefined
+  for (const candidate of candidates) {
+    if (candidate === doc || rank(candidate) >= own || (parent !== undefined && rank(candidate) <= rank(parent))) continue
+    const labels = candidate.metadata.labels as Record<string, unknown> | undefined
+    if (Object.entries(selector).every(([k, v]) => labels?.[k] === v)) parent = candidate
+  }
+  return parent
+}
+
 /**
  * Deckhand's layering for a design rendered here (spec/store.md §9.2, §9.8): a child with a parentSelector
  * takes the data of the one parent in a higher layer whose labels match, then applies its actions in order.
@@ -152,13 +190,13 @@ function layer (documents: DesignDocument[], layerOrder: string[]): DesignDocume
   const rank = (d: DesignDocument): number => layerOrder.indexOf(d.metadata.layeringDefinition?.layer ?? '')
   const rendered = new Map<DesignDocument, DesignDocument>()
   const ordered = [...documents].sort((a, b) => rank(a) - rank(b))
+  const byLabel = labelIndex(ordered)
   for (const doc of ordered) {
     const definition = doc.metadata.layeringDefinition as { parentSelector?: Record<string, string>, actions?: LayerAction[] } | undefined
     const selector = definition?.parentSelector
     if (selector === undefined || Object.keys(selector).length === 0) { rendered.set(doc, doc); continue }
-    const candidates = ordered.filter((p) => p !== doc && p.schema === doc.schema && rank(p) < rank(doc) &&
-      Object.entries(selector).every(([k, v]) => (p.metadata.labels as Record<string, string> | undefined)?.[k] === v))
-    const parent = candidates.sort((a, b) => rank(b) - rank(a))[0]
+    const [firstKey, firstValue] = Object.entries(selector)[0] as [string, unknown]
+    const parent = parentOf(doc, selector, byLabel.get(labelKey(doc.schema, firstKey, firstValue)) ?? [], rank)
     if (parent === undefined) { rendered.set(doc, doc); continue }
     let data = structuredClone((rendered.get(parent) ?? parent).data)
     for (const action of definition?.actions ?? []) {

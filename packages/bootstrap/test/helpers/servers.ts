@@ -4,10 +4,11 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import Fastify from 'fastify'
 import { onTestFinished } from 'vitest'
-import { createPolicy, staticServiceToken } from '@slipway/common'
+import { createPolicy, parseYamlDocuments, staticServiceToken } from '@slipway/common'
 import { testAuthenticator } from '@slipway/common/testing'
 import { buildApp } from '../../src/app.ts'
-import { createDesignFetcher, parseDesignYaml, type DesignFetcher } from '../../src/clients/design.ts'
+import { createDesignFetcher, type DesignFetcher } from '../../src/clients/design.ts'
+import type { DesignLimits } from '../../src/domain/design-yaml.ts'
 import { createFileSources } from '../../src/clients/file-sources.ts'
 import type { PayloadEncryptor } from '../../src/clients/gpg.ts'
 import { prepareLocalDesign } from '../../src/domain/documents.ts'
@@ -41,7 +42,7 @@ export async function startDesignServer (design: string) {
   // the store answers rendered documents: layered, abstract ones left out
   app.get('/api/v1.0/revisions/1/rendered-documents', async (request, reply) => {
     seen.push(request.headers)
-    const rendered = prepareLocalDesign(parseDesignYaml(design)).map((d) => stringifyYaml(d)).join('---\n')
+    const rendered = prepareLocalDesign(parseYamlDocuments(design)).map((d) => stringifyYaml(d)).join('---\n')
     return await reply.type('application/x-yaml').send(rendered)
   })
   app.get('/broken', async (_request, reply) => await reply.code(500).send('kaput'))
@@ -101,6 +102,9 @@ export function clusterNodes (): KubeNodeFixture[] {
   ]
 }
 
+/** The service's default bounds on reading a design (DESIGN_MAX_DOCUMENTS, DESIGN_MAX_TOKENS). */
+export const DEFAULT_DESIGN_LIMITS: DesignLimits = { maxDocuments: 20_000, maxTokens: 8_000_000 }
+
 /** 127.0.0.1:1, where nothing listens: the test app's store unless a test names its own design hosts. */
 export const UNREACHABLE_STORE = 'http://127.0.0.1:1'
 
@@ -120,6 +124,8 @@ export async function buildTestApp (options: {
   encryptPayload?: PayloadEncryptor
   designHosts?: string[]
   serviceToken?: string
+  /** Bounds on reading a design; default: the service's defaults. */
+  designLimits?: DesignLimits
 } = {}) {
   const designHosts = createDesignHosts((options.designHosts ?? [UNREACHABLE_STORE]).map((h) => h.includes('://') ? hostOf(h) : h).join(','), UNREACHABLE_STORE)
   const app = await buildApp({
@@ -130,6 +136,7 @@ export async function buildTestApp (options: {
     fetchDesign: options.fetchDesign ?? createDesignFetcher({
       timeoutMs: options.designTimeoutMs ?? 2000,
       maxBytes: 4 * 1024 * 1024,
+      limits: options.designLimits ?? DEFAULT_DESIGN_LIMITS,
       serviceAuth: staticServiceToken(options.serviceToken ?? SERVICE_TOKEN),
       designHosts
     }),

@@ -1,0 +1,258 @@
+// Benchmark of the bootstrap service's bounds (issue 25): each case runs a fresh service process (node
+// packages/bootstrap/src/server.ts) and prints the time to its answer, how the health endpoint answered meanwhile
+// (polled one request after another: answers and the slowest), and the process's peak and current resident memory.
+//   tiny:    a design of 300,000 tiny documents (about 14 MB) on a design host, through validatedesign
+//   layered: the synthetic site of bench/render.ts (20,000 documents, or layered:N for N), layered here, through
+//            validatedesign
+//   payload: a join whose HostSystem file is 48 MiB of random bytes (twice: fetched, then from the cache)
+//   cache:   joins naming 12 different 24 MiB files one after another; resident memory after the last
+// Run: node bench/bootstrap-bounds.ts [cases...]   (default: all four; BOOTSTRAP_ROOT=<a checkout> measures that one)
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { request } from 'undici'
+import { parseAllDocuments, stringify } from 'yaml'
+import { syntheticSite } from './render.ts'
+
+const ROOT = process.env.BOOTSTRAP_ROOT ?? resolve(import.meta.dirname, '..')
+const TOKEN = 'bench-admin-token'
+const HEADERS = { 'x-auth-token': TOKEN }
+
+/** A local HTTP server answering `routes` (path → body); records nothing, serves on 127.0.0.1, port 0. */
+async function serve (routes: Map<string, Buffer | string>): Promise<{ url: string, server: Server }> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/'
+    if (path === '/api/v1/nodes') {
+      res.setHeader('content-type', 'application/json')
+      res.end(JSON.stringify({ items: [{ metadata: { name: 'n0' }, status: { addresses: [{ type: 'InternalIP', address: '192.168.77.10' }] } }] }))
+      return
+    }
+    const body = routes.get(path)
+    if (body === undefined) { res.statusCode = 404; res.end('no'); return }
+    res.setHeader('content-type', 'application/octet-stream')
+    res.end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  return { url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`, server }
+}
+
+interface Service { url: string, child: ChildProcess }
+
+// a service still running when the bench ends (a failure, Ctrl-C) is stopped with it
+const running = new Set<ChildProcess>()
+process.on('exit', () => { for (const child of running) child.kill('SIGKILL') })
+process.on('SIGINT', () => { process.exit(130) })
+
+/** Starts the bootstrap service with `env`; resolves once it has said where it listens. */
+async function startService (env: Record<string, string>): Promise<Service> {
+  const dir = mkdtempSync(join(tmpdir(), 'bootstrap-bench-'))
+  const tokens = join(dir, 'tokens.yaml')
+  writeFileSync(tokens, `tokens:\n  ${TOKEN}: {user: admin, project: service, roles: [admin]}\n`)
+  const child = spawn(process.execPath, [join(ROOT, 'packages/bootstrap/src/server.ts')], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_PROVIDER: 'static', AUTH_TOKENS_FILE: tokens, ...env },
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  running.add(child)
+  child.on('exit', () => { running.delete(child); rmSync(dir, { recursive: true, force: true }) })
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString()
+      const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(buffered)
+      if (match?.[1] !== undefined) resolve(match[1])
+    })
+    child.on('exit', (code) => { reject(new Error(`the service exited (${code})`)) })
+  })
+  child.stdout?.resume()
+  return { url: `${url}/api/v1.0`, child }
+}
+
+async function stopService (service: Service): Promise<void> {
+  const exited = new Promise((resolve) => service.child.once('exit', resolve))
+  service.child.kill('SIGTERM')
+  await exited
+}
+
+/** VmHWM (peak) and VmRSS (now) of a process, MiB. */
+function memory (pid: number | undefined): { peak: number, now: number } {
+  const status = readFileSync(`/proc/${pid ?? 0}/status`, 'utf8')
+  const read = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN) / 1024
+  return { peak: read('VmHWM'), now: read('VmRSS') }
+}
+
+interface HealthFigures { answers: number, slowestMs: number, failures: number }
+
+/** Polls health one request after another until `work` settles: how many answered and the slowest answer. */
+async function healthDuring<T> (service: Service, work: Promise<T>): Promise<HealthFigures & { result: T }> {
+  const state = { finished: false }
+  const settled = work.finally(() => { state.finished = true })
+  let answers = 0
+  let failures = 0
+  let slowestMs = 0
+  const poll = (async () => {
+    while (!state.finished) {
+      const started = performance.now()
+      try {
+        const res = await request(`${service.url}/health`, { headersTimeout: 600_000 })
+        await res.body.dump()
+        if (res.statusCode === 204) answers++
+        else failures++
+      } catch {
+        failures++
+      }
+      slowestMs = Math.max(slowestMs, performance.now() - started)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  })()
+  const result = await settled
+  await poll
+  return { result, answers, slowestMs, failures }
+}
+
+async function timed (run: () => Promise<{ statusCode: number, text: string }>): Promise<{ ms: number, statusCode: number, text: string }> {
+  const started = performance.now()
+  const answer = await run()
+  return { ms: performance.now() - started, ...answer }
+}
+
+async function get (url: string): Promise<{ statusCode: number, text: string }> {
+  const res = await request(url, { headers: HEADERS, headersTimeout: 600_000, bodyTimeout: 600_000 })
+  return { statusCode: res.statusCode, text: await res.body.text() }
+}
+
+async function validate (service: Service, href: string): Promise<{ statusCode: number, text: string }> {
+  const res = await request(`${service.url}/validatedesign`, {
+    method: 'POST',
+    headers: { ...HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({ href }),
+    headersTimeout: 600_000,
+    bodyTimeout: 600_000
+  })
+  return { statusCode: res.statusCode, text: await res.body.text() }
+}
+
+function report (name: string, service: Service, run: { ms: number, statusCode: number, text: string }, health: HealthFigures): void {
+  const { peak, now } = memory(service.child.pid)
+  let message = ''
+  try {
+    const body = JSON.parse(run.text) as { message?: string, details?: { messageList?: Array<{ message?: string }> } }
+    message = body.details?.messageList?.[0]?.message ?? body.message ?? ''
+  } catch {
+    message = `${(run.text.length / 1024 / 1024).toFixed(1)} MiB of script`
+  }
+  console.log(`${name}: ${run.statusCode} after ${(run.ms / 1000).toFixed(2)} s (${message.slice(0, 120)})`)
+  console.log(`  health meanwhile: ${health.answers} answers, slowest ${health.slowestMs.toFixed(0)} ms, ${health.failures} failures; RSS peak ${peak.toFixed(0)} MiB, now ${now.toFixed(0)} MiB`)
+}
+
+async function tinyDocuments (): Promise<void> {
+  let text = ''
+  for (let i = 0; i < 300_000; i++) text += `---\n{schema: a/B/v1, metadata: {name: d${i}}}\n`
+  const files = await serve(new Map([['/site.yaml', text]]))
+  const service = await startService({ DESIGN_HOSTS: new URL(files.url).host })
+  try {
+    console.log(`tiny: ${(text.length / 1024 / 1024).toFixed(1)} MiB, 300,000 documents`)
+    const { result, ...health } = await healthDuring(service, timed(async () => await validate(service, `${files.url}/site.yaml`)))
+    report('  validatedesign', service, result, health)
+  } finally {
+    await stopService(service)
+    files.server.close()
+  }
+}
+
+async function layeredSite (size = 20_000): Promise<void> {
+  const site = syntheticSite(size)
+  const files = await serve(new Map([['/site.yaml', site.yaml]]))
+  const service = await startService({ DESIGN_HOSTS: new URL(files.url).host })
+  try {
+    console.log(`layered: ${(site.yaml.length / 1024 / 1024).toFixed(1)} MiB, ${site.total} documents`)
+    const { result, ...health } = await healthDuring(service, timed(async () => await validate(service, `${files.url}/site.yaml`)))
+    report('  validatedesign', service, result, health)
+  } finally {
+    await stopService(service)
+    files.server.close()
+  }
+}
+
+/** The example site with HostSystem `files` added. */
+function exampleWithFiles (files: unknown[]): string {
+  const text = readFileSync(join(ROOT, 'examples/site/global.yaml'), 'utf8') + '\n---\n' + readFileSync(join(ROOT, 'examples/site/site.yaml'), 'utf8')
+  return parseAllDocuments(text).flatMap((doc) => {
+    const value = doc.toJS() as { schema: string, data: { files?: unknown[] } } | null
+    if (value === null) return []
+    if (value.schema === 'promenade/HostSystem/v1') value.data.files = [...(value.data.files ?? []), ...files]
+    return [stringify(value)]
+  }).join('---\n')
+}
+
+/** A service whose designs, files and Kubernetes API are all at `host`, taking files of up to 64 MiB. */
+function joinEnvironment (host: string, url: string): Record<string, string> {
+  return { DESIGN_HOSTS: host, FILE_HOSTS: host, KUBE_API_URL: url, FILE_MAX_BYTES: String(64 * 1024 * 1024) }
+}
+
+function joinUrl (service: Service, designUrl: string): string {
+  const query = new URLSearchParams([['design_ref', designUrl], ['hostname', 'n1'], ['ip', '192.168.77.11'], ['domain', 'example.local']])
+  return `${service.url}/join-scripts?${query.toString()}`
+}
+
+async function largePayload (): Promise<void> {
+  const routes = new Map<string, Buffer | string>([['/blob', randomBytes(48 * 1024 * 1024)]])
+  const files = await serve(routes)
+  routes.set('/site.yaml', exampleWithFiles([{ path: '/opt/blob', url: `${files.url}/blob` }]))
+  const host = new URL(files.url).host
+  const service = await startService(joinEnvironment(host, files.url))
+  try {
+    console.log('payload: a 48 MiB HostSystem file')
+    for (const round of ['first join (fetch)', 'second join (cached)']) {
+      const { result, ...health } = await healthDuring(service, timed(async () => await get(joinUrl(service, `${files.url}/site.yaml`))))
+      report(`  ${round}`, service, result, health)
+    }
+  } finally {
+    await stopService(service)
+    files.server.close()
+  }
+}
+
+async function cacheGrowth (): Promise<void> {
+  const count = 12
+  const routes = new Map<string, Buffer | string>()
+  const files = await serve(routes)
+  for (let i = 0; i < count; i++) {
+    routes.set(`/blob-${i}`, randomBytes(24 * 1024 * 1024))
+    routes.set(`/site-${i}.yaml`, exampleWithFiles([{ path: '/opt/blob', url: `${files.url}/blob-${i}` }]))
+  }
+  const host = new URL(files.url).host
+  const service = await startService(joinEnvironment(host, files.url))
+  try {
+    console.log(`cache: ${count} joins, each naming its own 24 MiB file`)
+    const started = performance.now()
+    for (let i = 0; i < count; i++) {
+      const answer = await get(joinUrl(service, `${files.url}/site-${i}.yaml`))
+      if (answer.statusCode !== 200) throw new Error(`join ${i} answered ${answer.statusCode}: ${answer.text.slice(0, 300)}`)
+    }
+    // the answers are gone; what stays is the cache
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    const { peak, now } = memory(service.child.pid)
+    console.log(`  ${count} joins in ${((performance.now() - started) / 1000).toFixed(1)} s; RSS peak ${peak.toFixed(0)} MiB, now ${now.toFixed(0)} MiB`)
+  } finally {
+    await stopService(service)
+    files.server.close()
+  }
+}
+
+const CASES: Record<string, (size?: number) => Promise<void>> = {
+  tiny: tinyDocuments,
+  layered: layeredSite,
+  payload: largePayload,
+  cache: cacheGrowth
+}
+const chosen = process.argv.slice(2)
+for (const choice of chosen.length > 0 ? chosen : Object.keys(CASES)) {
+  const [name = '', size] = choice.split(':')
+  const run = CASES[name]
+  if (run === undefined) throw new Error(`no case ${name}: ${Object.keys(CASES).join(', ')}`)
+  await run(size === undefined ? undefined : Number(size))
+}
