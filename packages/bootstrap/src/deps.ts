@@ -18,6 +18,17 @@ function designHostsOf (config: Config): DesignHosts {
   }
 }
 
+/** The hosts HostSystem files may come from: FILE_HOSTS, else the design hosts. */
+function fileHostsOf (config: Config, designHosts: DesignHosts): DesignHosts {
+  if (config.FILE_HOSTS.trim() === '') return designHosts
+  try {
+    return createDesignHosts(config.FILE_HOSTS, config.STORE_URL)
+  } catch (error) {
+    if (error instanceof DesignHostsError) throw new ConfigError([`FILE_HOSTS: ${error.message}`])
+    throw error
+  }
+}
+
 export function createDeps (config: Config) {
   const metrics = config.METRICS_ENABLED ? createMetrics('bootstrap') : undefined
   const designHosts = designHostsOf(config)
@@ -39,7 +50,8 @@ export function createDeps (config: Config) {
       attempts: config.FILE_FETCH_ATTEMPTS,
       retryDelayMs: config.FILE_RETRY_DELAY_MS,
       maxBytes: config.FILE_MAX_BYTES,
-      cacheTtlMs: config.FILE_CACHE_TTL_MS
+      cacheTtlMs: config.FILE_CACHE_TTL_MS,
+      hosts: fileHostsOf(config, designHosts)
     }),
     kubernetes: createKubernetesClient({
       timeoutMs: config.KUBE_TIMEOUT_MS,

@@ -1,9 +1,11 @@
-// Fetches the bytes behind HostSystem `url` / `tar_url` files (spec/bootstrap.md §6.8): bounded retries with
-// linear back-off, a size limit, and an in-memory cache (upstream keeps them 72 h) so that each node's join
-// does not download the same tarball again.
+// Fetches the bytes behind HostSystem `url` / `tar_url` files (spec/bootstrap.md §6.8): only from the file hosts
+// (FILE_HOSTS), with bounded retries and linear back-off, a size limit, and an in-memory cache (upstream keeps them
+// 72 h) so that each node's join does not download the same tarball again.
 import { request, type Dispatcher } from 'undici'
 import { DownstreamError, type CallContext } from '@slipway/common'
 import type { RemoteFiles } from '../domain/join-script.ts'
+import type { DesignHosts } from '../domain/design-hosts.ts'
+import { DesignError } from '../domain/documents.ts'
 
 export interface FileSourceOptions {
   timeoutMs: number
@@ -14,10 +16,20 @@ export interface FileSourceOptions {
   cacheTtlMs: number
   /** Largest number of URLs kept in the cache; the oldest goes first. */
   cacheEntries?: number
+  /** The only hosts a file URL may name; a URL on any other is refused before anything is fetched. */
+  hosts: DesignHosts
   dispatcher?: Dispatcher
 }
 
 class RetryableFetchError extends Error {}
+
+/** Refuses a URL that is not on one of the file hosts (a 400, before anything is fetched). */
+function checkHost (url: string, hosts: DesignHosts): void {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined
+  if (parsed !== undefined && hosts.allows(parsed)) return
+  const host = parsed?.host ?? 'a host that cannot be read'
+  throw new DesignError(`A HostSystem file url or tar_url names ${host}, which is not one of this service's file hosts (FILE_HOSTS)`, 'InvalidFormatError')
+}
 
 export function createFileSources (options: FileSourceOptions) {
   const cache = new Map<string, { bytes: Buffer, fetchedAt: number }>()
@@ -79,8 +91,12 @@ export function createFileSources (options: FileSourceOptions) {
     throw new DownstreamError('file source', `${last} (gave up after ${options.attempts} attempts)`, { statusCode: 502 })
   }
 
-  /** The bytes of every URL; the first failure is a 502 DownstreamError naming the URL. */
+  /**
+   * The bytes of every URL; a URL off the file hosts is a 400 DesignError before any is fetched, the first failed
+   * fetch a 502 DownstreamError naming the URL.
+   */
   return async function fetchFiles (urls: string[], ctx: CallContext): Promise<RemoteFiles> {
+    for (const url of urls) checkHost(url, options.hosts)
     const files: RemoteFiles = new Map()
     for (const url of urls) files.set(url, await fetchOne(url, ctx))
     return files

@@ -126,8 +126,12 @@ export async function buildTestApp (options: {
   serviceToken?: string
   /** Bounds on reading a design; default: the service's defaults. */
   designLimits?: DesignLimits
+  /** Hosts HostSystem files may come from (URLs or host:port); default: the design hosts, as the service's default. */
+  fileHosts?: string[]
 } = {}) {
-  const designHosts = createDesignHosts((options.designHosts ?? [UNREACHABLE_STORE]).map((h) => h.includes('://') ? hostOf(h) : h).join(','), UNREACHABLE_STORE)
+  const hostList = (hosts: string[]): string => hosts.map((h) => h.includes('://') ? hostOf(h) : h).join(',')
+  const designHosts = createDesignHosts(hostList(options.designHosts ?? [UNREACHABLE_STORE]), UNREACHABLE_STORE)
+  const fileHosts = options.fileHosts === undefined ? designHosts : createDesignHosts(hostList(options.fileHosts), UNREACHABLE_STORE)
   const app = await buildApp({
     authenticator: testAuthenticator(),
     policy: createPolicy(POLICY_DEFAULTS),
@@ -140,7 +144,14 @@ export async function buildTestApp (options: {
       serviceAuth: staticServiceToken(options.serviceToken ?? SERVICE_TOKEN),
       designHosts
     }),
-    fetchFiles: createFileSources({ timeoutMs: 2000, attempts: 3, retryDelayMs: 10, maxBytes: 1024 * 1024, cacheTtlMs: 60_000 }),
+    fetchFiles: createFileSources({
+      timeoutMs: 2000,
+      attempts: 3,
+      retryDelayMs: 10,
+      maxBytes: 1024 * 1024,
+      cacheTtlMs: 60_000,
+      hosts: fileHosts
+    }),
     kubernetes: options.kubernetes ?? createKubernetesClient({
       timeoutMs: options.kubeTimeoutMs ?? 2000,
       connect: () => {
@@ -154,13 +165,13 @@ export async function buildTestApp (options: {
 }
 
 /**
- * A design server for `design` (a design host, beside the unreachable store), the cluster of spec §11 and the app;
- * href is plain http, deckhandRef the store path.
+ * A design server for `design` (a design host, beside the unreachable store), the cluster of spec §11 and the app
+ * (HostSystem files from `options.fileHosts`, else the design hosts); href is plain http, deckhandRef the store path.
  */
-export async function setupJoin (design = exampleDesign()) {
+export async function setupJoin (design = exampleDesign(), options: { fileHosts?: string[] } = {}) {
   const store = await startDesignServer(design)
   const kube = await startKube(clusterNodes())
-  const app = await buildTestApp({ kubeUrl: kube.url, designHosts: [store.url, UNREACHABLE_STORE] })
+  const app = await buildTestApp({ kubeUrl: kube.url, designHosts: [store.url, UNREACHABLE_STORE], fileHosts: options.fileHosts })
   return { app, store, kube, href: `${store.url}/site.yaml`, deckhandRef: `deckhand+${store.url}/api/v1.0/revisions/1/rendered-documents` }
 }
 

@@ -54,7 +54,7 @@ describe('GET /join-scripts with url and tar_url files', () => {
       { path: '/opt/tool', mode: 0o755, url: `${files.url}/tool` },
       { path: '/usr/local/bin/helm', mode: 0o755, tar_url: `${files.url}/bundle.tgz`, tar_path: 'bin/helm' },
       { path: '/opt/flaky', url: `${files.url}/flaky` }
-    ]))
+    ]), { fileHosts: [files.url] })
     for (let i = 0; i < 2; i++) {
       const res = await app.inject({ method: 'GET', url: joinUrl(N1(href)), headers: AUTH })
       expect(res.statusCode, res.body).toBe(200)
@@ -71,7 +71,7 @@ describe('GET /join-scripts with url and tar_url files', () => {
 
   it('answers 502 naming the URL when a file stays unavailable', async () => {
     const files = await startFileServer(10)
-    const { app, href } = await setupJoin(designWithFiles([{ path: '/opt/flaky', url: `${files.url}/flaky` }]))
+    const { app, href } = await setupJoin(designWithFiles([{ path: '/opt/flaky', url: `${files.url}/flaky` }]), { fileHosts: [files.url] })
     const res = await app.inject({ method: 'GET', url: joinUrl(N1(href)), headers: AUTH })
     expect(res.statusCode).toBe(502)
     expect(res.json()).toMatchObject({ message: 'Downstream failure: file source', details: { errorType: 'DownstreamError' } })
@@ -82,7 +82,7 @@ describe('GET /join-scripts with url and tar_url files', () => {
 
   it('answers 502 at once for a 404, without retrying', async () => {
     const files = await startFileServer()
-    const { app, href } = await setupJoin(designWithFiles([{ path: '/opt/gone', url: `${files.url}/gone` }]))
+    const { app, href } = await setupJoin(designWithFiles([{ path: '/opt/gone', url: `${files.url}/gone` }]), { fileHosts: [files.url] })
     const res = await app.inject({ method: 'GET', url: joinUrl(N1(href)), headers: AUTH })
     expect(res.statusCode).toBe(502)
     expect(res.json().message).toBe('Downstream failure: file source')
@@ -100,7 +100,7 @@ describe('GET /join-scripts with url and tar_url files', () => {
       [{ path: '/opt/../etc/passwd', content: 'a' }, "without '..'"]
     ]
     for (const [file, message] of cases) {
-      const { app, href } = await setupJoin(designWithFiles([file]))
+      const { app, href } = await setupJoin(designWithFiles([file]), { fileHosts: [files.url] })
       const res = await app.inject({ method: 'GET', url: joinUrl(N1(href)), headers: AUTH })
       expect(res.statusCode, JSON.stringify(file)).toBe(400)
       expect(res.json().message).toContain('host-system')
