@@ -4,6 +4,6 @@ import { suiteProject } from '../../vitest.shared.ts'
 
 export default suiteProject({
   name: 'orchestrator (deckhand quirks)',
-  include: ['test/routes/configdocs.test.ts', 'test/routes/deployment-version.test.ts'],
+  include: ['test/routes/configdocs.test.ts', 'test/routes/deployment-version.test.ts', 'test/reliability/staging-replace.test.ts'],
   env: { SLIPWAY_TEST_STORE_MODE: 'deckhand-quirks' }
 })
