@@ -11,6 +11,7 @@ import { bufferChanges, readVersions, type VersionName } from './versions.ts'
 import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { createIngest, deckhandMessages, type IngestInput } from './configdocs-ingest.ts'
 import { createStaging, type StagingContext } from './staging.ts'
+import { withClearSecrets } from './cleartext-secrets.ts'
 
 const RANK: Record<VersionName, number> = { successful_site_action: 0, last_site_action: 1, committed: 2, buffer: 3 }
 
@@ -90,6 +91,9 @@ export function createConfigdocs (deps: {
 
   async function collection (collectionId: string, version: VersionName, cleartext: boolean, ctx: RequestContext): Promise<string> {
     const v = await readVersions(store, ctx)
+    // in cleartext, the store's references to secrets are replaced by the secrets (cleartext-secrets.ts)
+    const shown = async (revision: number, text: string): Promise<string> =>
+      cleartext ? await withClearSecrets(store, revision, collectionId, text, ctx) : text
     if (version === 'buffer') {
       const changes = await bufferChanges(store, v, ctx)
       // own keys only: a collection named `constructor` is not in every buffer
@@ -99,7 +103,7 @@ export function createConfigdocs (deps: {
       }
       // seed 000 §4.3: an emptied collection reads as an empty body
       if (status === 'deleted') return ''
-      return await store.documents(v.buffer, { collection: collectionId, cleartext }, ctx)
+      return await shown(v.buffer, await store.documents(v.buffer, { collection: collectionId, cleartext }, ctx))
     }
     // A collection is present at a revision when it has live documents there. The revision list's `buckets`
     // names only the buckets that revision itself wrote, so it cannot tell: a collection committed long ago is
@@ -109,7 +113,7 @@ export function createConfigdocs (deps: {
     if (id === undefined) throw absent()
     const text = await store.documents(id, { collection: collectionId, cleartext }, ctx)
     if (text.trim() === '' || text.trim() === '[]') throw absent()
-    return text
+    return await shown(id, text)
   }
 
   async function rendered (version: VersionName, cleartext: boolean, ctx: RequestContext): Promise<string> {

@@ -52,7 +52,12 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
 
   app.get('/configdocs/:collection_id', {
     config: { policy: rule('get_configdocs') },
-    schema: { params: CollectionParamsSchema, querystring: DocumentsQuerySchema, response: { 200: textAnswer('application/x-yaml', YamlTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema } }
+    schema: {
+      params: CollectionParamsSchema,
+      querystring: DocumentsQuerySchema,
+      // 409: the secrets cannot be read in cleartext (the revision does not render)
+      response: { 200: textAnswer('application/x-yaml', YamlTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema }
+    }
   }, async (request, reply) => {
     const cleartext = request.query['cleartext-secrets'] === true
     if (cleartext) request.ctx.authorize(rule('get_configdocs_cleartext'))

@@ -1,0 +1,73 @@
+// Secrets in cleartext in a collection's documents (seed 000 §4.3: cleartext-secrets=true returns them). The store
+// lists an encrypted document with a reference to its secret in place of its data (a real Deckhand: its Barbican
+// reference); only rendering resolves the reference. So the data of each encrypted document of a listing is taken
+// from the same revision's rendered documents, matched by schema and name — where the buffer reset takes the
+// secrets it writes back from (buffer-reset.ts) — and everything else is answered exactly as the store wrote it.
+import { parseAllDocuments, type Document } from 'yaml'
+import { ConflictError, DownstreamError, PYYAML_OPTIONS, type CallContext } from '@slipway/common'
+import type { StoreClient } from '../clients/store.ts'
+
+const keyOf = (doc: Document): string => `${String(doc.get('schema'))}|${String(doc.getIn(['metadata', 'name']))}`
+const isEncrypted = (doc: Document): boolean => doc.getIn(['metadata', 'storagePolicy']) === 'encrypted'
+
+function parsed (text: string, what: string): Document[] {
+  const docs = parseAllDocuments(text, PYYAML_OPTIONS)
+  const list = Array.isArray(docs) ? docs : [docs]
+  const broken = list.find((d) => d.errors.length > 0)
+  if (broken !== undefined) throw new DownstreamError('store', `The store answered unreadable YAML for ${what}: ${broken.errors[0]?.message ?? ''}`)
+  return list
+}
+
+/** The messages of the store's error body, or the start of its text when it has none. */
+function renderErrors (store: StoreClient, text: string): string {
+  try {
+    const body = store.parseYaml<{ details?: { messageList?: Array<{ message?: unknown }> } } | null>(text, 'rendered-documents')
+    const messages = (body?.details?.messageList ?? []).map((m) => String(m.message ?? '')).filter((m) => m !== '')
+    if (messages.length > 0) return messages.join('; ')
+  } catch {
+    // not the store's error body: its text below
+  }
+  return text.slice(0, 2000)
+}
+
+/**
+ * The store's listing of `collection` at `revision` (asked for with cleartext-secrets=true) with every encrypted
+ * document's data resolved. A listing without encrypted documents is answered as it is, without rendering. When
+ * the secrets cannot be read — the revision does not render (a buffer staged in part, say), or rendering leaves an
+ * encrypted document out (an abstract one) — the answer is a 409 saying why; the redacted read still works.
+ */
+export async function withClearSecrets (
+  store: StoreClient,
+  revision: number,
+  collection: string,
+  text: string,
+  ctx: CallContext
+): Promise<string> {
+  if (!text.includes('encrypted')) return text
+  const docs = parsed(text, `collection ${collection}`)
+  const encrypted = docs.filter((d) => d.contents !== null && isEncrypted(d))
+  if (encrypted.length === 0) return text
+
+  const refuse = (why: string): ConflictError => new ConflictError('Unable to show the secrets in cleartext', `${why.replace(/\.$/, '')}. The secrets of ` +
+    `collection ${collection} are read from the rendered documents of revision ${revision}; its documents can be read redacted.`)
+  const schemas = [...new Set(encrypted.map((d) => String(d.get('schema'))))]
+  const render = await store.rendered(revision, true, ctx, { schemas })
+  if (!render.ok && render.status < 500) throw refuse(`The store cannot render revision ${revision}: ${renderErrors(store, render.text)}`)
+  if (!render.ok) throw new DownstreamError('store', `Deckhand indicated an error while rendering: ${render.text.slice(0, 2000)}`, { statusCode: 500, upstreamStatus: render.status })
+  const rendered = new Map(parsed(render.text, 'the rendered documents').filter((d) => d.contents !== null).map((d) => [keyOf(d), d]))
+
+  // each encrypted document is written anew with its secret; the text between and around documents stays the store's
+  // (a parsed document always has its place in the text: start, end of its value, end of the node)
+  const span = (doc: Document | undefined): [number, number] => [doc?.range?.[0] ?? 0, doc?.range?.[2] ?? 0]
+  let out = text.slice(0, span(docs[0])[0])
+  for (const doc of docs) {
+    const own = text.slice(...span(doc))
+    if (!encrypted.includes(doc)) { out += own; continue }
+    const source = rendered.get(keyOf(doc))
+    if (source === undefined) throw refuse(`The encrypted document ${keyOf(doc).replace('|', ' ')} is not among the rendered documents (an abstract document is never rendered)`)
+    doc.set('data', source.get('data', true))
+    const body = doc.toString().replace(/^---\n/, '')
+    out += own.startsWith('---') ? `---\n${body}` : body
+  }
+  return out + text.slice(span(docs.at(-1))[1])
+}
