@@ -1,6 +1,8 @@
 // The engine watch: one loop per orchestrator process keeps the engine's runs, their task instances and the DAGs'
 // pause flags, so that action and workflow reads need no engine call while it is fresh. A full read at
-// start and every `resyncMs`, in between only what the engine changed (`updated_at_gte`). A read that finds the
+// start and every `resyncMs`, in between only what the engine changed since the last poll began (`updated_at_gte`;
+// Airflow filters on its rows' `updated_at` but does not return it, so the watermark is this process's clock,
+// reaching back `OVERLAP_MS` for clock skew and late commits). A read that finds the
 // watch older than `staleMs`, stopped, or invalidated by one of this process's writes calls the engine itself, so no
 // answer is older than that bound. Several orchestrators each keep their own; correctness never depends on it.
 import type { CallContext } from '@slipway/common'
@@ -66,7 +68,7 @@ export function createEngineWatch (options: WatchOptions) {
   let syncedAt: number | undefined // when the last successful poll started
   let resyncedAt = 0
   let invalidatedAt = -1
-  let watermark: string | undefined // the newest `updated_at` seen
+  let watermark: number | undefined // when the last successful poll began: changes from then on are read next
   let stopped = true
   let timer: NodeJS.Timeout | undefined
   let failures = 0
@@ -85,15 +87,10 @@ export function createEngineWatch (options: WatchOptions) {
   function noteRuns (list: EngineRun[]): void {
     for (const r of list) if (watched.has(r.dag_id)) runs.set(key(r.dag_id, r.dag_run_id), r)
   }
-  function advance (stamps: Array<string | null | undefined>): void {
-    for (const s of stamps) if (s != null && (watermark === undefined || s > watermark)) watermark = s
-  }
-  /** Keeps runs and task instances the engine answered, and moves the watermark to the newest change among them. */
+  /** Keeps runs and task instances the engine answered. */
   function take (runList: EngineRun[], taskList: EngineTask[]): void {
     noteRuns(runList)
     noteTasks(taskList)
-    const stamp = (item: unknown): string | undefined => (item as { updated_at?: string }).updated_at
-    advance([...runList.map(stamp), ...taskList.map(stamp)])
   }
 
   async function poll (): Promise<void> {
@@ -109,13 +106,14 @@ export function createEngineWatch (options: WatchOptions) {
       take(all, allTasks)
       resyncedAt = started
     } else {
-      const since = new Date(Date.parse(watermark) - OVERLAP_MS).toISOString()
+      const since = new Date(watermark - OVERLAP_MS).toISOString()
       const changed = await engine.changedSince(since, ctx)
       take(changed.runs, changed.tasks)
     }
     pausedFlags.clear()
     for (const d of dags) pausedFlags.set(d.dag_id, d.is_paused)
     syncedAt = started
+    watermark = started
   }
 
   function schedule (delayMs: number): void {
