@@ -1,8 +1,11 @@
 // Airflow 3's task logs as text (spec/engine.md §4.10): `content` is a list of structured messages (`event`, an
 // optional `timestamp`, and any other keys) or of plain strings from older handlers.
 
-/** Keys shown in a line's head rather than as `key=value`. */
-const HEAD_KEYS = new Set(['timestamp', 'level', 'event', 'error_detail'])
+/**
+ * Keys not shown as `key=value`: those of the line's head, and the task instance's identity, which Airflow 3.2 and
+ * later repeat on every line of a try's log and which the step's log names already.
+ */
+const HIDDEN_KEYS = new Set(['timestamp', 'level', 'event', 'error_detail', 'dag_id', 'task_id', 'run_id', 'try_number', 'map_index', 'ti_id'])
 
 interface Frame { filename?: unknown, lineno?: unknown, name?: unknown }
 interface ExceptionDetail { exc_type?: unknown, exc_value?: unknown, frames?: unknown, exceptions?: unknown, is_cause?: unknown }
@@ -30,7 +33,9 @@ function lineOf (entry: unknown): string[] {
   const event = show(e.event ?? '')
   if (event.startsWith('::group::')) return [`${event.slice(9)}${Array.isArray(e.sources) ? `: ${e.sources.map(show).join(', ')}` : ''}`]
   if (event.startsWith('::endgroup::')) return []
-  const extra = Object.entries(e).filter(([key, value]) => !HEAD_KEYS.has(key) && value !== undefined).map(([key, value]) => `${key}=${show(value)}`)
+  // a bare message (Airflow 3.2 and later list the log's sources as such lines inside the source group)
+  if (Object.keys(e).every((key) => key === 'event')) return [event]
+  const extra = Object.entries(e).filter(([key, value]) => !HIDDEN_KEYS.has(key) && value !== undefined).map(([key, value]) => `${key}=${show(value)}`)
   const head = `[${show(e.timestamp ?? '')}] ${show(e.level ?? 'info').toUpperCase()} - ${event}${extra.length > 0 ? ` ${extra.join(' ')}` : ''}`
   return e.error_detail === undefined ? [head] : [head, ...traceback(e.error_detail)]
 }
