@@ -6,7 +6,10 @@ import { AUTH, isErrorBody } from '@slipway/common/testing'
 import { startProxy, type ProxyMode } from '@slipway/common/testing/proxy'
 import { buildTestApp, clusterNodes, exampleDesign, joinUrl, startDesignServer, startKube } from '../helpers/servers.ts'
 
-const TIMEOUT_MS = 400
+// the calls to healthy downstreams have this timeout too: long enough for a busy machine
+const TIMEOUT_MS = 1000
+// what a busy machine may add to an answer on top of the timeout it waited through
+const SLACK_MS = 4000
 const figures: string[] = []
 afterAll(() => { for (const line of figures) console.log(`bootstrap faults: ${line}`) })
 
@@ -41,7 +44,7 @@ describe.each(['down', 'hang'] as const)('with a downstream %s', (mode: ProxyMod
     expect(JSON.stringify(validation.json().details.messageList)).toMatch(/store/)
     await store.set('pass')
     expect((await app.inject({ url: join(designRef), headers: AUTH })).statusCode).toBe(200)
-    for (const ms of [scriptMs, validationMs]) expect(ms).toBeLessThan(TIMEOUT_MS + 1000)
+    for (const ms of [scriptMs, validationMs]) expect(ms).toBeLessThan(TIMEOUT_MS + SLACK_MS)
     figures.push(`store ${mode}: join-scripts ${script.statusCode} in ${scriptMs.toFixed(0)} ms, validatedesign ${validation.statusCode} in ${validationMs.toFixed(0)} ms (timeout ${TIMEOUT_MS} ms)`)
   })
 
@@ -62,7 +65,7 @@ describe.each(['down', 'hang'] as const)('with a downstream %s', (mode: ProxyMod
       expect(isErrorBody(res.json())).toBe(true)
       expect(res.json().message).toMatch(/Kubernetes/)
     }
-    for (const ms of [scriptMs, labelsMs]) expect(ms).toBeLessThan(TIMEOUT_MS + 1000)
+    for (const ms of [scriptMs, labelsMs]) expect(ms).toBeLessThan(TIMEOUT_MS + SLACK_MS)
     expect((await labels()).statusCode).toBe(200)
     expect((await app.inject({ url: join(designRef), headers: AUTH })).statusCode).toBe(200)
     figures.push(`Kubernetes ${mode}: join-scripts ${script.statusCode} in ${scriptMs.toFixed(0)} ms, node-labels ${labelled.statusCode} in ${labelsMs.toFixed(0)} ms (timeout ${TIMEOUT_MS} ms)`)

@@ -87,7 +87,8 @@ describe('nodes from the store\'s committed design', () => {
     const after = await getJson(`${site.url}/api/v1.0/nodes`)
     expect(after.status).toBe(200)
     expect(after.body.map((n: { hostname: string }) => n.hostname)).toEqual(['cab23-r720-11', 'cab23-r720-12'])
-    expect(Date.now() - started).toBeLessThan(1500)
+    // at most one STORE_TIMEOUT_MS, with room for a busy machine
+    expect(Date.now() - started).toBeLessThan(5000)
   })
 
   it('answers an empty list when the store was never reachable', async () => {
@@ -127,6 +128,7 @@ describe('a store that does not answer', () => {
     expect(status).toBe(200)
     expect(body.map((n: { hostname: string }) => n.hostname)).toEqual(['known-node'])
     expect(elapsed).toBeGreaterThanOrEqual(250)
-    expect(elapsed).toBeLessThan(1500)
+    // one timeout, not several (with room for a busy machine)
+    expect(elapsed).toBeLessThan(5000)
   })
 })
