@@ -3,7 +3,7 @@
 // text) and an idempotent re-trigger, reduced to what the orchestrator goes on. Both engines must give the same view;
 // a difference here is one the orchestrator would feel.
 // The client is not exported by the orchestrator's package, so it is taken from its source.
-import { createEngineClient } from '../../../orchestrator/src/clients/engine.ts'
+import { createEngineClient } from '@slipway/orchestrator/engine-client'
 import type { Target } from './client.ts'
 import { RETRIED, RUNS } from './scenario.ts'
 
