@@ -1,9 +1,10 @@
 // A Slipway service as its own process (`node <its server.ts>`), for the tests that kill one with SIGKILL: started
 // with the given environment on a free port (PORT 0, read back from its log), its output kept, and killed after
-// the test if it is still running.
+// the test if it is still running. `call` calls an orchestrator's API as admin.
 import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { onTestFinished } from 'vitest'
+import { AUTH } from '@slipway/common/testing'
 
 const PACKAGES = resolve(import.meta.dirname, '../../..')
 export const SERVERS = {
@@ -53,4 +54,20 @@ export async function startService (script: string, env: Record<string, string>)
     output: () => output,
     kill: async () => { child.kill('SIGKILL'); await exited }
   }
+}
+
+export interface Answer { status: number, body: any, text: string, startedAt: number, endedAt: number }
+
+/** Calls an orchestrator's API; the times are when the request was sent and when its answer was read. */
+export async function call (origin: string, method: string, path: string, body?: string, type = 'application/json'): Promise<Answer> {
+  const startedAt = Date.now()
+  const res = await fetch(`${origin}/api/v1.0${path}`, {
+    method,
+    headers: { ...AUTH, ...(body === undefined ? {} : { 'content-type': type }) },
+    body
+  })
+  const text = await res.text()
+  let parsed: unknown
+  try { parsed = JSON.parse(text) } catch { parsed = text }
+  return { status: res.status, body: parsed, text, startedAt, endedAt: Date.now() }
 }

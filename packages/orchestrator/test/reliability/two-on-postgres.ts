@@ -9,30 +9,16 @@ import pg from 'pg'
 import { parse } from 'yaml'
 import { onTestFinished } from 'vitest'
 import { newUlid } from '@slipway/common'
-import { AUTH, TEST_TOKENS } from '@slipway/common/testing'
+import { TEST_TOKENS } from '@slipway/common/testing'
 import { loadConfig as storeConfig, startStore } from '@slipway/stub-store'
 import { loadConfig as engineConfig, startEngine } from '@slipway/stub-engine'
 import { startValidator } from '../helpers/stack.ts'
 import { startHoldingProxy } from './holding-proxy.ts'
 import { SERVERS, startService, type ServiceProcess } from './service-process.ts'
 
+export { call, type Answer } from './service-process.ts'
+
 export const PG_URL = process.env.TEST_DATABASE_URL ?? ''
-
-export interface Answer { status: number, body: any, text: string, startedAt: number, endedAt: number }
-
-/** Calls an orchestrator's API; the times are when the request was sent and when its answer was read. */
-export async function call (origin: string, method: string, path: string, body?: string, type = 'application/json'): Promise<Answer> {
-  const startedAt = Date.now()
-  const res = await fetch(`${origin}/api/v1.0${path}`, {
-    method,
-    headers: { ...AUTH, ...(body === undefined ? {} : { 'content-type': type }) },
-    body
-  })
-  const text = await res.text()
-  let parsed: unknown
-  try { parsed = JSON.parse(text) } catch { parsed = text }
-  return { status: res.status, body: parsed, text, startedAt, endedAt: Date.now() }
-}
 
 export async function twoOrchestrators (options: { leaseS: number, engineEnv?: Record<string, string> }) {
   const schema = `t_${newUlid().toLowerCase()}`
