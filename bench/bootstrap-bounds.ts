@@ -5,7 +5,7 @@
 //   layered: the synthetic site of bench/render.ts (20,000 documents, or layered:N for N), layered here, through
 //            validatedesign
 //   payload: a join whose HostSystem file is 48 MiB of random bytes (twice: fetched, then from the cache)
-//   cache:   joins naming 12 different 24 MiB files one after another; resident memory after the last
+//   cache:   joins naming 12 (cache:N: N) different 24 MiB files one after another; resident memory after the last
 // Run: node bench/bootstrap-bounds.ts [cases...]   (default: all four; BOOTSTRAP_ROOT=<a checkout> measures that one)
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -216,8 +216,7 @@ async function largePayload (): Promise<void> {
   }
 }
 
-async function cacheGrowth (): Promise<void> {
-  const count = 12
+async function cacheGrowth (count = 12): Promise<void> {
   const routes = new Map<string, Buffer | string>()
   const files = await serve(routes)
   for (let i = 0; i < count; i++) {

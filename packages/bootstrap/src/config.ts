@@ -19,6 +19,7 @@ export const ConfigSchema = Type.Object({
   FILE_RETRY_DELAY_MS: Type.Integer({ default: 1000, minimum: 0, description: 'Back-off before the second attempt (linear: doubled before the third)' }),
   FILE_MAX_BYTES: Type.Integer({ default: 67_108_864, minimum: 1, description: 'Largest HostSystem url/tar_url file accepted' }),
   FILE_CACHE_TTL_MS: Type.Integer({ default: 259_200_000, minimum: 0, description: 'How long fetched HostSystem files are reused (upstream: 72 h); 0: always fetch' }),
+  FILE_CACHE_MAX_BYTES: Type.Integer({ default: 268_435_456, minimum: 0, description: 'Most bytes of fetched HostSystem files kept for reuse; past it the least recently used go first, and a file larger than the whole bound is not kept; 0: nothing kept' }),
   FILE_HOSTS: Type.String({ default: '', description: 'Comma-separated host[:port] a HostSystem url/tar_url may name (no port: 80/443); a design naming any other host is refused with 400 before any file is fetched. Empty: the design hosts (DESIGN_HOSTS, or the host of STORE_URL)' }),
   ENCRYPTION_KEY: Type.String({ default: '', description: 'Passphrase for gpg-encrypted join scripts (upstream PROMENADE_ENCRYPTION_KEY); empty: a design asking for encryption gets 500' }),
   KUBE_API_URL: Type.String({ default: '', description: 'Kubernetes API URL (e.g. stub-site); else KUBECONFIG, else in-cluster' }),

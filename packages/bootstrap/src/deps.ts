@@ -51,6 +51,7 @@ export function createDeps (config: Config) {
       retryDelayMs: config.FILE_RETRY_DELAY_MS,
       maxBytes: config.FILE_MAX_BYTES,
       cacheTtlMs: config.FILE_CACHE_TTL_MS,
+      cacheMaxBytes: config.FILE_CACHE_MAX_BYTES,
       hosts: fileHostsOf(config, designHosts)
     }),
     kubernetes: createKubernetesClient({

@@ -1,6 +1,7 @@
 // Fetches the bytes behind HostSystem `url` / `tar_url` files (spec/bootstrap.md §6.8): only from the file hosts
-// (FILE_HOSTS), with bounded retries and linear back-off, a size limit, and an in-memory cache (upstream keeps them
-// 72 h) so that each node's join does not download the same tarball again.
+// (FILE_HOSTS), with bounded retries and linear back-off, a size limit, and an in-memory cache (upstream keeps files
+// 72 h) bounded in bytes, so that each node's join does not download the same tarball again and the cache never
+// holds more than its bound.
 import { request, type Dispatcher } from 'undici'
 import { DownstreamError, type CallContext } from '@slipway/common'
 import type { RemoteFiles } from '../domain/join-script.ts'
@@ -14,14 +15,50 @@ export interface FileSourceOptions {
   retryDelayMs: number
   maxBytes: number
   cacheTtlMs: number
-  /** Largest number of URLs kept in the cache; the oldest goes first. */
-  cacheEntries?: number
+  /** Most bytes kept in the cache; the least recently used file goes first, a file larger than this is not kept. */
+  cacheMaxBytes: number
   /** The only hosts a file URL may name; a URL on any other is refused before anything is fetched. */
   hosts: DesignHosts
   dispatcher?: Dispatcher
 }
 
 class RetryableFetchError extends Error {}
+
+/** The files fetched lately, least recently used first, never more than `maxBytes` of them; expired ones dropped. */
+function createFileCache (maxBytes: number, ttlMs: number) {
+  const entries = new Map<string, { bytes: Buffer, fetchedAt: number }>()
+  let total = 0
+  const drop = (url: string): void => {
+    const entry = entries.get(url)
+    if (entry === undefined) return
+    entries.delete(url)
+    total -= entry.bytes.length
+  }
+  return {
+    get (url: string): Buffer | undefined {
+      const entry = entries.get(url)
+      if (entry === undefined) return undefined
+      drop(url)
+      if (Date.now() - entry.fetchedAt >= ttlMs) return undefined
+      // used again: it moves to the end, the last to be evicted
+      entries.set(url, entry)
+      total += entry.bytes.length
+      return entry.bytes
+    },
+    set (url: string, bytes: Buffer): void {
+      drop(url)
+      const now = Date.now()
+      for (const [key, entry] of entries) if (now - entry.fetchedAt >= ttlMs) drop(key)
+      if (ttlMs === 0 || bytes.length > maxBytes) return
+      entries.set(url, { bytes, fetchedAt: now })
+      total += bytes.length
+      for (const key of entries.keys()) {
+        if (total <= maxBytes) break
+        drop(key)
+      }
+    }
+  }
+}
 
 /** Refuses a URL that is not on one of the file hosts (a 400, before anything is fetched). */
 function checkHost (url: string, hosts: DesignHosts): void {
@@ -32,8 +69,7 @@ function checkHost (url: string, hosts: DesignHosts): void {
 }
 
 export function createFileSources (options: FileSourceOptions) {
-  const cache = new Map<string, { bytes: Buffer, fetchedAt: number }>()
-  const maxEntries = options.cacheEntries ?? 32
+  const cache = createFileCache(options.cacheMaxBytes, options.cacheTtlMs)
 
   async function once (url: string, ctx: CallContext): Promise<Buffer> {
     const headers: Record<string, string> = {}
@@ -73,14 +109,12 @@ export function createFileSources (options: FileSourceOptions) {
 
   async function fetchOne (url: string, ctx: CallContext): Promise<Buffer> {
     const cached = cache.get(url)
-    if (cached !== undefined && Date.now() - cached.fetchedAt < options.cacheTtlMs) return cached.bytes
+    if (cached !== undefined) return cached
     let last = ''
     for (let attempt = 1; attempt <= options.attempts; attempt++) {
       try {
         const bytes = await once(url, ctx)
-        cache.delete(url)
-        cache.set(url, { bytes, fetchedAt: Date.now() })
-        while (cache.size > maxEntries) cache.delete(cache.keys().next().value as string)
+        cache.set(url, bytes)
         return bytes
       } catch (error) {
         if (!(error instanceof RetryableFetchError)) throw error

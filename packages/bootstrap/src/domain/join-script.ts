@@ -183,48 +183,58 @@ export function remoteFileUrls (documents: DesignDocument[]): string[] {
 }
 
 /** HostSystem `files` as archive entries: content, symlink, a fetched url, or one member of a fetched tarball. */
-function hostSystemFiles (hostSystem: DesignDocument, remote: RemoteFiles): TarEntry[] {
+async function hostSystemFiles (hostSystem: DesignDocument, remote: RemoteFiles): Promise<TarEntry[]> {
   const files = dataAt(hostSystem, 'files')
   if (files !== undefined && !Array.isArray(files)) throw new DesignError(`${where(hostSystem, 'files')} must be a list`)
-  return (files as unknown[] ?? []).map((item, i) => {
-    const file = record(item)
-    const at = (key: string): string => where(hostSystem, `files[${i}].${key}`)
-    const path = file.path
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
-    if (typeof path !== 'string' || !path.startsWith('/') || path.split('/').includes('..') || /[\u0000-\u001f]/.test(path) || path === '/') {
-      throw new DesignError(`${at('path')} must be an absolute file path without '..' or control characters`)
-    }
-    const mode = file.mode ?? 0o644
-    if (typeof mode !== 'number' || !Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new DesignError(`${at('mode')} must be a file mode (0-4095, YAML 0755 is 493)`)
-    const sources = SOURCE_KEYS.filter((key) => file[key] !== undefined)
-    if (sources.length !== 1) throw new DesignError(`${where(hostSystem, `files[${i}]`)} (${path}) needs exactly one of content, symlink, url or tar_url`)
-    const entry = { path: path.slice(1), mode }
-    if (file.content !== undefined) {
-      if (typeof file.content !== 'string') throw new DesignError(`${at('content')} must be a string`)
-      return { ...entry, content: file.content }
-    }
-    if (file.symlink !== undefined) {
-      if (typeof file.symlink !== 'string' || file.symlink === '') throw new DesignError(`${at('symlink')} must be a path`)
-      return { ...entry, symlink: file.symlink }
-    }
-    const url = String(file.url ?? file.tar_url)
-    const bytes = remote.get(url)
-    if (bytes === undefined) throw new DesignError(`${at(file.url === undefined ? 'tar_url' : 'url')}: ${url} was not fetched`)
-    if (file.url !== undefined) return { ...entry, content: bytes }
-    if (typeof file.tar_path !== 'string' || file.tar_path === '') throw new DesignError(`${at('tar_path')} must name the member of ${url} to use`)
-    let member: Buffer | undefined
-    try {
-      member = tarMember(bytes, file.tar_path)
-    } catch (error) {
-      throw new DesignError(`${at('tar_url')}: ${url} is ${(error as Error).message}`)
-    }
-    if (member === undefined) throw new DesignError(`${at('tar_path')}: ${url} has no file ${file.tar_path}`)
-    return { ...entry, content: member }
-  })
+  const entries: TarEntry[] = []
+  for (const [i, item] of (files as unknown[] ?? []).entries()) entries.push(await hostSystemFile(hostSystem, item, i, remote))
+  return entries
+}
+
+/** One HostSystem file as an archive entry; a tarball member is unpacked off the event loop. */
+async function hostSystemFile (hostSystem: DesignDocument, item: unknown, i: number, remote: RemoteFiles): Promise<TarEntry> {
+  const file = record(item)
+  const at = (key: string): string => where(hostSystem, `files[${i}].${key}`)
+  const path = file.path
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
+  if (typeof path !== 'string' || !path.startsWith('/') || path.split('/').includes('..') || /[\u0000-\u001f]/.test(path) || path === '/') {
+    throw new DesignError(`${at('path')} must be an absolute file path without '..' or control characters`)
+  }
+  const mode = file.mode ?? 0o644
+  if (typeof mode !== 'number' || !Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new DesignError(`${at('mode')} must be a file mode (0-4095, YAML 0755 is 493)`)
+  const sources = SOURCE_KEYS.filter((key) => file[key] !== undefined)
+  if (sources.length !== 1) throw new DesignError(`${where(hostSystem, `files[${i}]`)} (${path}) needs exactly one of content, symlink, url or tar_url`)
+  const entry = { path: path.slice(1), mode }
+  if (file.content !== undefined) {
+    if (typeof file.content !== 'string') throw new DesignError(`${at('content')} must be a string`)
+    return { ...entry, content: file.content }
+  }
+  if (file.symlink !== undefined) {
+    if (typeof file.symlink !== 'string' || file.symlink === '') throw new DesignError(`${at('symlink')} must be a path`)
+    return { ...entry, symlink: file.symlink }
+  }
+  const url = String(file.url ?? file.tar_url)
+  const bytes = remote.get(url)
+  if (bytes === undefined) throw new DesignError(`${at(file.url === undefined ? 'tar_url' : 'url')}: ${url} was not fetched`)
+  if (file.url !== undefined) return { ...entry, content: bytes }
+  if (typeof file.tar_path !== 'string' || file.tar_path === '') throw new DesignError(`${at('tar_path')} must name the member of ${url} to use`)
+  let member: Buffer | undefined
+  try {
+    member = await tarMember(bytes, file.tar_path)
+  } catch (error) {
+    throw new DesignError(`${at('tar_url')}: ${url} is ${(error as Error).message}`)
+  }
+  if (member === undefined) throw new DesignError(`${at('tar_path')}: ${url} has no file ${file.tar_path}`)
+  return { ...entry, content: member }
 }
 
 /** The payload files for this node, in archive order (spec §6.8). */
-export function payloadFiles (design: DesignIndex, params: JoinParams, joinIps: string[], remote: RemoteFiles = new Map()): TarEntry[] {
+export async function payloadFiles (
+  design: DesignIndex,
+  params: JoinParams,
+  joinIps: string[],
+  remote: RemoteFiles = new Map()
+): Promise<TarEntry[]> {
   const hostSystem = design.require('promenade/HostSystem/v1')
   const network = design.require('promenade/KubernetesNetwork/v1')
   const docker = design.require('promenade/Docker/v1')
@@ -328,7 +338,7 @@ export function payloadFiles (design: DesignIndex, params: JoinParams, joinIps: 
     { path: 'usr/local/bin/promenade-teardown', mode: 0o755, content: TEARDOWN },
     { path: 'usr/local/bin/debug-report.sh', mode: 0o755, content: DEBUG_REPORT }
   ]
-  files.push(...hostSystemFiles(hostSystem, remote))
+  files.push(...await hostSystemFiles(hostSystem, remote))
   return files
 }
 
@@ -388,12 +398,12 @@ rm -rf "$DIR"
 `
 
 /** Everything the script needs from the design and parameters, checked before any text is produced. */
-export function buildJoinScript (
+export async function buildJoinScript (
   documents: DesignDocument[],
   params: JoinParams,
   joinIps: string[],
-  options: { remote?: RemoteFiles, now?: Date, encrypt?: (payload: Buffer) => Buffer } = {}
-): string {
+  options: { remote?: RemoteFiles, now?: Date, encrypt?: (payload: Buffer) => Promise<Buffer> } = {}
+): Promise<string> {
   if (documents.some((d) => d.schema === 'promenade/KubernetesNode/v1')) {
     throw new DesignError('Existing KubernetesNode documents found', 'ExistingKubernetesNodeDocumentError')
   }
@@ -411,8 +421,8 @@ export function buildJoinScript (
   const network = design.require('promenade/KubernetesNetwork/v1')
   let archive: string
   try {
-    const payload = tarGz(payloadFiles(design, params, joinIps, options.remote), options.now)
-    archive = (encrypted && options.encrypt !== undefined ? options.encrypt(payload) : payload).toString('base64')
+    const payload = await tarGz(await payloadFiles(design, params, joinIps, options.remote), options.now)
+    archive = (encrypted && options.encrypt !== undefined ? await options.encrypt(payload) : payload).toString('base64')
   } catch (error) {
     if (error instanceof ArchiveError) throw new DesignError(`HostSystem files: ${error.message}`)
     throw error

@@ -1,6 +1,11 @@
 // A minimal ustar writer and reader: the join script's payload is a gzip-compressed tar of files and symlinks,
-// and a HostSystem file may be one member of a tarball the design points at.
-import { gunzipSync, gzipSync } from 'node:zlib'
+// and a HostSystem file may be one member of a tarball the design points at. Compressing and decompressing run on
+// zlib's thread pool, never on the event loop: a payload of tens of megabytes takes seconds to compress.
+import { promisify } from 'node:util'
+import { gunzip, gzip } from 'node:zlib'
+
+const gzipAsync = promisify(gzip)
+const gunzipAsync = promisify(gunzip)
 
 /** An entry that cannot be written to, or a member that cannot be read from, an archive. */
 export class ArchiveError extends Error {
@@ -58,7 +63,7 @@ function header (entry: TarEntry, size: number, mtimeS: number): Buffer {
 }
 
 /** The entries as a .tar.gz; a later entry with the same path wins when extracted. */
-export function tarGz (entries: TarEntry[], mtime = new Date()): Buffer {
+export async function tarGz (entries: TarEntry[], mtime = new Date()): Promise<Buffer> {
   const mtimeS = Math.floor(mtime.getTime() / 1000)
   const parts: Buffer[] = []
   for (const entry of entries) {
@@ -68,7 +73,7 @@ export function tarGz (entries: TarEntry[], mtime = new Date()): Buffer {
     if (padding > 0) parts.push(Buffer.alloc(padding))
   }
   parts.push(Buffer.alloc(1024))
-  return gzipSync(Buffer.concat(parts))
+  return await gzipAsync(Buffer.concat(parts))
 }
 
 function field (block: Buffer, start: number, length: number): string {
@@ -86,11 +91,11 @@ function normalise (path: string): string {
  * when the archive has no such file. Understands ustar prefixes, GNU long names and pax `path` records.
  * Throws an ArchiveError when the bytes are not a (gzip-compressed) tar archive.
  */
-export function tarMember (archive: Buffer, memberPath: string): Buffer | undefined {
+export async function tarMember (archive: Buffer, memberPath: string): Promise<Buffer | undefined> {
   let tar = archive
   if (archive[0] === 0x1f && archive[1] === 0x8b) {
     try {
-      tar = gunzipSync(archive, { maxOutputLength: MAX_UNPACKED_BYTES })
+      tar = await gunzipAsync(archive, { maxOutputLength: MAX_UNPACKED_BYTES })
     } catch (error) {
       throw new ArchiveError(`not a readable gzip archive: ${(error as Error).message}`)
     }

@@ -51,7 +51,7 @@ export const joinScriptRoutes: FastifyPluginAsyncTypebox<JoinScriptDeps> = async
       const joinIps = await options.kubernetes.apiServerIps()
       const documents = await options.fetchDesign(params.designRef, request.ctx, request.ctx.token)
       const remote = await options.fetchFiles(remoteFileUrls(documents), request.ctx)
-      const script = buildJoinScript(documents, params, joinIps, { remote, encrypt: options.encryptPayload })
+      const script = await buildJoinScript(documents, params, joinIps, { remote, encrypt: options.encryptPayload })
       request.log.info({ hostname: params.hostname, bytes: script.length }, 'join script generated')
       return await reply.type('text/x-shellscript').send(script)
     } catch (error) {

@@ -9,7 +9,7 @@ import { testAuthenticator } from '@slipway/common/testing'
 import { buildApp } from '../../src/app.ts'
 import { createDesignFetcher, type DesignFetcher } from '../../src/clients/design.ts'
 import type { DesignLimits } from '../../src/domain/design-yaml.ts'
-import { createFileSources } from '../../src/clients/file-sources.ts'
+import { createFileSources, type FileSources } from '../../src/clients/file-sources.ts'
 import type { PayloadEncryptor } from '../../src/clients/gpg.ts'
 import { prepareLocalDesign } from '../../src/domain/documents.ts'
 import { stringify as stringifyYaml } from 'yaml'
@@ -128,6 +128,8 @@ export async function buildTestApp (options: {
   designLimits?: DesignLimits
   /** Hosts HostSystem files may come from (URLs or host:port); default: the design hosts, as the service's default. */
   fileHosts?: string[]
+  /** The HostSystem file fetcher; default: one on fileHosts taking files of up to 1 MiB. */
+  fetchFiles?: FileSources
 } = {}) {
   const hostList = (hosts: string[]): string => hosts.map((h) => h.includes('://') ? hostOf(h) : h).join(',')
   const designHosts = createDesignHosts(hostList(options.designHosts ?? [UNREACHABLE_STORE]), UNREACHABLE_STORE)
@@ -144,12 +146,13 @@ export async function buildTestApp (options: {
       serviceAuth: staticServiceToken(options.serviceToken ?? SERVICE_TOKEN),
       designHosts
     }),
-    fetchFiles: createFileSources({
+    fetchFiles: options.fetchFiles ?? createFileSources({
       timeoutMs: 2000,
       attempts: 3,
       retryDelayMs: 10,
       maxBytes: 1024 * 1024,
       cacheTtlMs: 60_000,
+      cacheMaxBytes: 16 * 1024 * 1024,
       hosts: fileHosts
     }),
     kubernetes: options.kubernetes ?? createKubernetesClient({
