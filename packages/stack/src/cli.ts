@@ -72,7 +72,11 @@ function stop (code: number): void {
   stopping = true
   // while starting, startStack stops what it started and rejects: the catch below exits
   if (stack === undefined) { controller.abort(); return }
-  stack.close().then(() => process.exit(code), () => process.exit(1))
+  // the last line of a stack that ran: every process has stopped (the terminal is the operator's again)
+  stack.close().then(() => { say('stopped'); process.exit(code) }, (error: unknown) => {
+    say(`stopped, but not cleanly: ${(error as Error).message}`)
+    process.exit(1)
+  })
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => { stop(0) })

@@ -25,17 +25,12 @@ export interface AppDeps {
   bodyLimitBytes?: number
 }
 
-const VERBOSE = new Set(['debug', 'trace'])
-
 export function buildApp (deps: AppDeps): FastifyInstance {
   const app = Fastify({
     logger: deps.logger === false ? false : loggerOptions({ service: 'stub-engine', level: deps.logLevel }),
-    // health polls (the stack's, compose's) and reads (the orchestrators' engine watch polls every second) would fill
-    // the log at info: changes are logged always, reads only at debug and trace
-    logController: new LogController({
-      disableRequestLogging: (request) =>
-        request.url.startsWith('/api/v2/monitor/health') || (request.method === 'GET' && !VERBOSE.has(deps.logLevel ?? 'info'))
-    }),
+    // requests are logged at debug (below): the orchestrators poll the engine every second (their engine watch, the
+    // site-action tags), and an idle stack prints nothing at info
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     bodyLimit: deps.bodyLimitBytes ?? 1024 * 1024,
     exposeHeadRoutes: false,
@@ -66,6 +61,10 @@ export function buildApp (deps: AppDeps): FastifyInstance {
   addAuthHook(app, deps.auth)
 
   app.setErrorHandler((error, request, reply) => { sendError(request, reply, error) })
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.url.startsWith('/api/v2/monitor/health')) return
+    request.log.debug({ method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request done')
+  })
   app.setNotFoundHandler((_request, reply) => { reply.code(404).send({ detail: 'Not Found' }) })
 
   app.register(authRoutes, { auth: deps.auth })

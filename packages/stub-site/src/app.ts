@@ -36,7 +36,8 @@ function tokenOf (request: FastifyRequest): string | undefined {
 }
 
 export function buildApp (deps: AppDeps) {
-  const app = createServiceApp({ service: 'stub-site', logger: deps.logger, logLevel: deps.logLevel })
+  // a stand-in logs its requests at debug: called by the engine's steps, it would fill the log at info
+  const app = createServiceApp({ service: 'stub-site', logger: deps.logger, logLevel: deps.logLevel, requestLogLevel: 'debug' })
   const tokens = new Set(deps.authTokens.filter((t) => t !== ''))
   const hanging = new Set<() => void>()
 

@@ -60,6 +60,12 @@ export function buildApp (deps: StoreAppDeps): FastifyInstance {
     frameworkErrors: (error, request, reply) => { sendError(reply, request, new StoreError(400, 'HTTPBadRequest', error.message)) }
   })
 
+  // requests at debug (a stand-in: the orchestrators and the site read it all the time), health never
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.url.endsWith('/health')) return
+    request.log.debug({ method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request done')
+  })
+
   function sendError (reply: FastifyReply, request: FastifyRequest, error: ApiError): void {
     if (error.statusCode >= 500) request.log.error({ errorType: error.errorType }, 'request failed')
     for (const [name, value] of Object.entries(error.headers)) reply.header(name, value)

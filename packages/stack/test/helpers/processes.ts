@@ -65,13 +65,14 @@ export interface RunnerProcess {
 }
 
 /**
- * `npm start`'s runner (src/cli.ts) on `dataDir` and `ports`, killed after the test if still running. `underParent`
- * starts it through a parent process that stands for npm (its output passed through): `child` is then that parent.
+ * `npm start`'s runner (src/cli.ts) on `dataDir` and `ports`, killed after the test if still running; a variable of
+ * `env` given as undefined is left out of its environment. `underParent` starts it through a parent process that
+ * stands for npm (its output passed through): `child` is then that parent.
  */
 export function startRunner (
   dataDir: string,
   ports: Record<ProcessName, number>,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
   underParent = false
 ): RunnerProcess {
   const portEnv = Object.fromEntries(PROCESS_NAMES.map((name) => [PORT_VARIABLES[name], String(ports[name])]))
@@ -79,7 +80,9 @@ export function startRunner (
     ? ['-e', 'require("node:child_process").spawn(process.execPath, [process.argv[1]], { stdio: "inherit" })', CLI]
     : [CLI]
   const child = spawn(process.execPath, args, {
-    env: { PATH: process.env.PATH ?? '', SLIPWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...portEnv, ...env },
+    // LOG_LEVEL warn unless the test says (undefined: the stack's default)
+    env: Object.fromEntries(Object.entries({ PATH: process.env.PATH ?? '', SLIPWAY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...portEnv, ...env })
+      .filter((entry): entry is [string, string] => entry[1] !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe']
   })
   onTestFinished(() => {
