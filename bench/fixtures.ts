@@ -111,7 +111,7 @@ export type FakeAirflow = Awaited<ReturnType<typeof startFakeAirflow>>
 export async function startOrchestrator (airflow: FakeAirflow, watch?: { intervalMs: number, staleMs: number }) {
   const repos = openSqlite(':memory:')
   for (const [i, id] of airflow.ids.entries()) {
-    await repos.actions.insert({ id, name: 'deploy_site', parameters: {}, dag_id: 'deploy_site', dag_execution_date: airflow.stamp(i), user: 'admin', datetime: airflow.stamp(i), context_marker: newUlid(), committed_rev_id: 1, allow_intermediate_commits: false, validation_failed: false, tags_done: true })
+    await repos.actions.insert({ id, name: 'deploy_site', parameters: {}, dag_id: 'deploy_site', dag_execution_date: airflow.stamp(i), user: 'admin', datetime: airflow.stamp(i), context_marker: newUlid(), committed_rev_id: 1, allow_intermediate_commits: false, validation_failed: false, tags_done: true, start_state: 'started', start_reason: null, trigger_at: null })
     await repos.notes.insert({ note_id: newUlid(), assoc_id: `action/${id}`, subject: id, sub_type: 'action metadata', note_val: 'Configdoc revision 1', verbosity: 1, link_url: null, is_auth_link: false, note_timestamp: airflow.stamp(i) })
   }
   const store = createStoreClient({ baseUrl: 'http://127.0.0.1:1/api/v1.0', timeoutMs: 1000 })

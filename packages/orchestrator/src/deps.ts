@@ -65,8 +65,16 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
     deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT,
     reads: watch?.reads,
     startLeaseS: config.ACTION_LOCK_LEASE_S,
-    metrics
+    metrics,
+    // a trigger still on its way after two engine timeouts will not arrive
+    startGraceMs: 2 * config.ENGINE_TIMEOUT_MS,
+    retryWindowMs: config.ACTION_RETRY_WINDOW_S * 1000,
+    afterTrigger: config.TEST_HALT_AFTER_TRIGGER ? haltAfterTrigger : undefined
   })
+  metrics?.gauge('slipway_action_starts_pending', 'Actions whose start the engine had not confirmed at the last reconciling pass',
+    () => actions.reconcileStatus()?.pending)
+  metrics?.gauge('slipway_orphan_runs', 'Runs of the action workflows in the engine without an action in this database, at the last reconciling pass',
+    () => actions.reconcileStatus()?.orphans)
   return {
     repos,
     authenticator: authenticatorFromConfig(config),
@@ -154,4 +162,10 @@ export function startTagPoller (deps: Deps, intervalMs: number, log: (error: unk
   timer.unref()
   tick()
   return { close: () => clearInterval(timer) }
+}
+
+/** TEST_HALT_AFTER_TRIGGER: the request stops for good where a kill leaves a run whose start is not saved yet. */
+async function haltAfterTrigger (actionId: string): Promise<void> {
+  process.stderr.write(`orchestrator: TEST_HALT_AFTER_TRIGGER: the engine accepted the trigger of action ${actionId}; halted before its start is saved\n`)
+  await new Promise<never>(() => {})
 }

@@ -4,6 +4,7 @@ import { authStartupWarnings, onShutdown, runService } from '@slipway/common'
 import { loadConfig } from './config.ts'
 import { createDeps, startStagingRecovery, startTagPoller, STAGING_RECOVERY_INTERVAL_MS } from './deps.ts'
 import { buildApp } from './app.ts'
+import { reconcileLines, startReconciling } from './domain/actions-reconcile.ts'
 
 await runService('orchestrator', async () => {
   const config = loadConfig()
@@ -14,11 +15,16 @@ await runService('orchestrator', async () => {
   const poller = startTagPoller(deps, config.TAG_POLL_INTERVAL_MS, (error) => app.log.warn({ err: error }, 'site-action tags not settled'))
   const recovery = startStagingRecovery(deps, STAGING_RECOVERY_INTERVAL_MS, (message, details) => app.log.warn(details ?? {}, message))
   deps.watch?.start()
+  // no engine run without its action: pending starts settled, runs without an action reported (log and metrics)
+  const reconciling = startReconciling(deps.actions.reconcile, config.ACTION_RECONCILE_INTERVAL_MS, (report, atStart) => {
+    for (const line of reconcileLines(report, atStart)) app.log[line.level](line.details, line.message)
+  })
   onShutdown([
     { close: () => poller.close() },
     { close: () => recovery.close() },
     { close: () => deps.watch?.stop() },
     app,
+    { close: () => reconciling.close() },
     deps.repos,
     { close: () => deps.authenticator.close?.() }
   ], { log: (message) => app.log.info(message) })

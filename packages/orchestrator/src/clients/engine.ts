@@ -29,6 +29,30 @@ function detailOf (text: string): string {
   return text.slice(0, 500)
 }
 
+/** The connection was refused (or the host unknown): no byte of the request reached the engine. */
+function neverSent (error: unknown): boolean {
+  let e = error as { code?: string, cause?: unknown } | null | undefined
+  for (let depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    if (e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND') return true
+    e = e.cause as typeof e
+  }
+  return false
+}
+
+/**
+ * True when a failed trigger certainly made no run: the engine answered it with a refusal (a 4xx: an unknown DAG,
+ * a DAG with import errors, a forbidden user, a logical date that kept colliding) or the request never reached it.
+ * A timeout, a connection broken off or a 5xx (from the engine or a proxy before it) leaves the run unknown: the
+ * engine may have made it, or may still.
+ */
+export function triggerRefused (error: unknown): boolean {
+  if (error instanceof NotFoundError || error instanceof ConflictError) return true
+  if (!(error instanceof DownstreamError)) return false
+  const status = error.upstreamStatus
+  if (status !== undefined && status >= 400 && status < 500) return true
+  return error.failure === 'unreachable' && neverSent(error.cause)
+}
+
 /** Triggers tried before a logical date that keeps colliding is reported. */
 const TRIGGER_ATTEMPTS = 5
 

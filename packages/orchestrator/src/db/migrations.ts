@@ -57,7 +57,21 @@ CREATE TABLE notes (
 CREATE INDEX notes_assoc ON notes (assoc_id);
 `
 
+// An action is saved before its workflow is triggered, so that no run is ever without its action: `start_state` says
+// whether the engine has the run (`started`), has not confirmed it yet (`pending`), has none after its trigger failed
+// (`failed`), or was never asked (`refused`: a pre-run validation stopped it); `start_reason` says why it is pending
+// or failed, `trigger_at` when its trigger was last sent. Actions saved before this had started or were refused.
+const ACTION_STARTS = (ts: string): string => `
+ALTER TABLE actions ADD COLUMN start_state VARCHAR(16) NOT NULL DEFAULT 'started';
+ALTER TABLE actions ADD COLUMN start_reason TEXT;
+ALTER TABLE actions ADD COLUMN trigger_at ${ts};
+UPDATE actions SET start_state = 'refused' WHERE validation_failed = 1;
+CREATE INDEX actions_start_state ON actions (start_state);
+CREATE INDEX actions_context_marker ON actions (context_marker);
+`
+
 export const MIGRATIONS: Migration[] = [
   { version: 1, sqlite: TABLES('TEXT', 'INTEGER', 'TEXT'), postgres: TABLES('TEXT', 'INTEGER', 'TEXT') },
-  { version: 2, ...STAGING_JOURNAL_TABLE }
+  { version: 2, ...STAGING_JOURNAL_TABLE },
+  { version: 3, sqlite: ACTION_STARTS('TEXT'), postgres: ACTION_STARTS('TEXT') }
 ]

@@ -1,6 +1,6 @@
 // PostgreSQL (DATABASE_URL) through `pg`, the same tables and semantics as the embedded SQLite.
 import pg from 'pg'
-import type { ActionRecord, LockRecord, NoteRecord, Repositories } from './repositories.ts'
+import type { ActionRecord, LockRecord, NoteRecord, Repositories, StartState } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
 import { postgresStagingJournal } from './staging-journal.ts'
 
@@ -19,7 +19,10 @@ function toAction (row: Row): ActionRecord {
     committed_rev_id: row.committed_rev_id === null ? null : Number(row.committed_rev_id),
     allow_intermediate_commits: Number(row.allow_intermediate_commits) === 1,
     validation_failed: Number(row.validation_failed) === 1,
-    tags_done: Number(row.tags_done) === 1
+    tags_done: Number(row.tags_done) === 1,
+    start_state: String(row.start_state) as StartState,
+    start_reason: row.start_reason === null ? null : String(row.start_reason),
+    trigger_at: row.trigger_at === null ? null : String(row.trigger_at)
   }
 }
 
@@ -78,16 +81,46 @@ export async function openPostgres (url: string, options: { schema?: string } = 
 
   return {
     actions: {
-      async insert (a) {
-        await q(`INSERT INTO actions (id, name, parameters, dag_id, dag_execution_date, "user", datetime, context_marker, committed_rev_id,
-          allow_intermediate_commits, validation_failed, tags_done) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime, a.context_marker,
-          a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0])
+      async insert (a, also = {}) {
+        const client = await pool.connect()
+        try {
+          await client.query('BEGIN')
+          await client.query(`INSERT INTO actions (id, name, parameters, dag_id, dag_execution_date, "user", datetime, context_marker, committed_rev_id,
+            allow_intermediate_commits, validation_failed, tags_done, start_state, start_reason, trigger_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+          [a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime, a.context_marker,
+            a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0,
+            a.start_state, a.start_reason, a.trigger_at])
+          const { audit: r, failure: f } = also
+          if (r !== undefined) {
+            await client.query('INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES ($1, $2, $3, $4, $5)', [r.id, r.action_id, r.command, r.user, r.datetime])
+          }
+          if (f !== undefined) {
+            await client.query('INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES ($1, $2, $3, $4)', [f.id, f.action_id, f.validation_name, f.details])
+          }
+          await client.query('COMMIT')
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {})
+          throw error
+        } finally {
+          client.release()
+        }
       },
       async get (id) { const row = (await q('SELECT * FROM actions WHERE id = $1', [id]))[0]; return row === undefined ? undefined : toAction(row) },
       list: async () => (await q('SELECT * FROM actions ORDER BY id')).map(toAction),
-      listTagsPending: async () => (await q('SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 ORDER BY id')).map(toAction),
-      async markTagsDone (id) { await q('UPDATE actions SET tags_done = 1 WHERE id = $1', [id]) }
+      listTagsPending: async () => (await q('SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 AND start_state = \'started\' ORDER BY id')).map(toAction),
+      async markTagsDone (id) { await q('UPDATE actions SET tags_done = 1 WHERE id = $1', [id]) },
+      listStartPending: async () => (await q('SELECT * FROM actions WHERE start_state = \'pending\' ORDER BY id')).map(toAction),
+      markStarted: async (id, date) => (await pool.query(`UPDATE actions SET start_state = 'started', start_reason = NULL,
+        dag_execution_date = COALESCE($1, dag_execution_date) WHERE id = $2 AND start_state IN ('pending', 'failed')`, [date, id])).rowCount !== 0,
+      markStartFailed: async (id, reason) => (await pool.query('UPDATE actions SET start_state = \'failed\', start_reason = $1 WHERE id = $2 AND start_state = \'pending\'', [reason, id])).rowCount !== 0,
+      async notePending (id, at, reason) { await q('UPDATE actions SET trigger_at = $1, start_reason = $2 WHERE id = $3 AND start_state = \'pending\'', [at, reason, id]) },
+      findRetries: async (query) => (await q(`SELECT * FROM actions WHERE context_marker = $1 AND "user" = $2 AND name = $3 AND datetime >= $4
+        AND start_state IN ('pending', 'started') ORDER BY id DESC`, [query.contextMarker, query.user, query.name, query.since])).map(toAction),
+      async startStates (ids) {
+        const rows = ids.length === 0 ? [] : await q('SELECT id, start_state FROM actions WHERE id = ANY($1::text[])', [ids])
+        return new Map(rows.map((r) => [String(r.id), String(r.start_state) as StartState]))
+      }
     },
     audit: {
       async insert (r) { await q('INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES ($1, $2, $3, $4, $5)', [r.id, r.action_id, r.command, r.user, r.datetime]) },

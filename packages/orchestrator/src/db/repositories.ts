@@ -18,7 +18,19 @@ export interface ActionRecord {
   validation_failed: boolean
   /** True once the action's final state was turned into site-action tags (or needs none). */
   tags_done: boolean
+  /** Whether the engine has the action's run (run id = action id); see StartState. */
+  start_state: StartState
+  /** Why the start is pending or failed; null once started. */
+  start_reason: string | null
+  /** ISO timestamp of the last trigger sent for it; null when none was. */
+  trigger_at: string | null
 }
+
+/**
+ * `pending`: saved, its trigger sent or about to be, the run not confirmed by the engine; `started`: the engine has
+ * the run; `failed`: the engine has no run and its trigger failed; `refused`: a pre-run validation stopped it.
+ */
+export type StartState = 'pending' | 'started' | 'failed' | 'refused'
 
 export interface AuditRecord { id: string, action_id: string, command: string, user: string, datetime: string }
 
@@ -48,12 +60,25 @@ export interface LockRecord {
 
 export interface Repositories {
   actions: {
-    insert: (action: ActionRecord) => Promise<void>
+    /** Saves the action with what belongs to it from the start (its invoke audit, a failed validation): all or none. */
+    insert: (action: ActionRecord, also?: { audit?: AuditRecord, failure?: ValidationFailureRecord }) => Promise<void>
     get: (id: string) => Promise<ActionRecord | undefined>
     list: () => Promise<ActionRecord[]>
     /** Actions whose workflow started and whose tags are not settled yet. */
     listTagsPending: () => Promise<ActionRecord[]>
     markTagsDone: (id: string) => Promise<void>
+    /** Actions whose start is pending, oldest first. */
+    listStartPending: () => Promise<ActionRecord[]>
+    /** The engine has the run: a pending (or failed) start becomes started. Answers whether it changed. */
+    markStarted: (id: string, dagExecutionDate: string | null) => Promise<boolean>
+    /** A pending start failed, for `reason`. Answers whether it changed. */
+    markStartFailed: (id: string, reason: string) => Promise<boolean>
+    /** A trigger was sent (again) for a pending start, at `at`; `reason` says why it is still pending (null: unknown). */
+    notePending: (id: string, at: string, reason: string | null) => Promise<void>
+    /** Started or pending actions of `name` by `user` with this context marker, saved at or after `since`, newest first. */
+    findRetries: (query: { contextMarker: string, user: string, name: string, since: string }) => Promise<ActionRecord[]>
+    /** The start states of those of `ids` that are actions. */
+    startStates: (ids: string[]) => Promise<Map<string, StartState>>
   }
   audit: {
     insert: (record: AuditRecord) => Promise<void>

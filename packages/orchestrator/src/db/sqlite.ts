@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
-import type { ActionRecord, AuditRecord, LockRecord, NoteRecord, Repositories, ValidationFailureRecord } from './repositories.ts'
+import type { ActionRecord, AuditRecord, LockRecord, NoteRecord, Repositories, StartState, ValidationFailureRecord } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
 import { sqliteStagingJournal } from './staging-journal.ts'
 
@@ -21,7 +21,10 @@ function toAction (row: Row): ActionRecord {
     committed_rev_id: row.committed_rev_id === null ? null : Number(row.committed_rev_id),
     allow_intermediate_commits: Number(row.allow_intermediate_commits) === 1,
     validation_failed: Number(row.validation_failed) === 1,
-    tags_done: Number(row.tags_done) === 1
+    tags_done: Number(row.tags_done) === 1,
+    start_state: String(row.start_state) as StartState,
+    start_reason: row.start_reason === null ? null : String(row.start_reason),
+    trigger_at: row.trigger_at === null ? null : String(row.trigger_at)
   }
 }
 
@@ -91,11 +94,21 @@ export function openSqlite (dataDir: string): Repositories {
 
   const stmt = {
     insertAction: db.prepare(`INSERT INTO actions (id, name, parameters, dag_id, dag_execution_date, "user", datetime, context_marker,
-      committed_rev_id, allow_intermediate_commits, validation_failed, tags_done) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      committed_rev_id, allow_intermediate_commits, validation_failed, tags_done, start_state, start_reason, trigger_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     getAction: db.prepare('SELECT * FROM actions WHERE id = ?'),
     listActions: db.prepare('SELECT * FROM actions ORDER BY id'),
-    tagsPending: db.prepare('SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 ORDER BY id'),
+    tagsPending: db.prepare('SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 AND start_state = \'started\' ORDER BY id'),
     markTags: db.prepare('UPDATE actions SET tags_done = 1 WHERE id = ?'),
+    startPending: db.prepare('SELECT * FROM actions WHERE start_state = \'pending\' ORDER BY id'),
+    markStarted: db.prepare(`UPDATE actions SET start_state = 'started', start_reason = NULL, dag_execution_date = COALESCE(?, dag_execution_date)
+      WHERE id = ? AND start_state IN ('pending', 'failed')`),
+    markStartFailed: db.prepare('UPDATE actions SET start_state = \'failed\', start_reason = ? WHERE id = ? AND start_state = \'pending\''),
+    notePending: db.prepare('UPDATE actions SET trigger_at = ?, start_reason = ? WHERE id = ? AND start_state = \'pending\''),
+    retries: db.prepare(`SELECT * FROM actions WHERE context_marker = ? AND "user" = ? AND name = ? AND datetime >= ?
+      AND start_state IN ('pending', 'started') ORDER BY id DESC`),
+    // the ids as one JSON array: one statement whatever their number
+    startStates: db.prepare('SELECT id, start_state FROM actions WHERE id IN (SELECT value FROM json_each(?))'),
     insertAudit: db.prepare('INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES (?, ?, ?, ?, ?)'),
     listAudit: db.prepare('SELECT * FROM action_command_audit WHERE action_id = ? ORDER BY datetime, id'),
     insertFailure: db.prepare('INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES (?, ?, ?, ?)'),
@@ -111,9 +124,21 @@ export function openSqlite (dataDir: string): Repositories {
 
   return {
     actions: {
-      async insert (a) {
-        stmt.insertAction.run(a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime,
-          a.context_marker, a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0)
+      async insert (a, also = {}) {
+        // node:sqlite is synchronous: nothing of this process runs between BEGIN and COMMIT
+        db.exec('BEGIN IMMEDIATE')
+        try {
+          stmt.insertAction.run(a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime,
+            a.context_marker, a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0,
+            a.start_state, a.start_reason, a.trigger_at)
+          const { audit: r, failure: f } = also
+          if (r !== undefined) stmt.insertAudit.run(r.id, r.action_id, r.command, r.user, r.datetime)
+          if (f !== undefined) stmt.insertFailure.run(f.id, f.action_id, f.validation_name, f.details)
+          db.exec('COMMIT')
+        } catch (error) {
+          db.exec('ROLLBACK')
+          throw error
+        }
       },
       async get (id) {
         const row = stmt.getAction.get(id) as Row | undefined
@@ -121,7 +146,16 @@ export function openSqlite (dataDir: string): Repositories {
       },
       list: async () => stmt.listActions.all().map((r) => toAction(r as Row)),
       listTagsPending: async () => stmt.tagsPending.all().map((r) => toAction(r as Row)),
-      async markTagsDone (id) { stmt.markTags.run(id) }
+      async markTagsDone (id) { stmt.markTags.run(id) },
+      listStartPending: async () => stmt.startPending.all().map((r) => toAction(r as Row)),
+      markStarted: async (id, date) => Number(stmt.markStarted.run(date, id).changes) > 0,
+      markStartFailed: async (id, reason) => Number(stmt.markStartFailed.run(reason, id).changes) > 0,
+      async notePending (id, at, reason) { stmt.notePending.run(at, reason, id) },
+      findRetries: async (q) => stmt.retries.all(q.contextMarker, q.user, q.name, q.since).map((r) => toAction(r as Row)),
+      async startStates (ids) {
+        const rows = ids.length === 0 ? [] : stmt.startStates.all(JSON.stringify(ids)) as Row[]
+        return new Map(rows.map((r) => [String(r.id), String(r.start_state) as StartState]))
+      }
     },
     audit: {
       async insert (r: AuditRecord) { stmt.insertAudit.run(r.id, r.action_id, r.command, r.user, r.datetime) },

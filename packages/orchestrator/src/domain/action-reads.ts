@@ -2,13 +2,16 @@
 // database with its run, pause flag and steps from the engine reads (the engine watch, or the engine itself), the
 // validations and audit, one step, and a step's log from the engine.
 import { NotFoundError, type RequestContext } from '@slipway/common'
-import type { ActionRecord, Repositories } from '../db/repositories.ts'
+import type { ActionRecord, Repositories, StartState } from '../db/repositories.ts'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import { actionLifecycle } from './catalog.ts'
 import { orderedSteps, resolveStep } from './steps.ts'
 import type { EngineReads } from './engine-watch.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import type { NoteView, Notes } from './notes.ts'
+
+/** How a saved start state reads in the entity's `start_status`. */
+const START_STATUS: Record<StartState, string> = { pending: 'trigger_pending', started: 'started', failed: 'failed_to_start', refused: 'refused' }
 
 export function createActionReads (deps: {
   repos: Repositories
@@ -62,8 +65,14 @@ export function createActionReads (deps: {
     return { id: step.id, url: `/actions/${actionId}/steps/${step.id}`, index, state: step.state, notes: [] as NoteView[] }
   }
 
-  /** The entity of §3.4 from a record, its run (if any), the DAG's pause flag and the steps. */
+  /**
+   * The entity of §3.4 from a record, its run (if any), the DAG's pause flag and the steps. `start_status` says
+   * whether the engine has the action's run: `started`; `trigger_pending` (saved, the engine has not confirmed the run
+   * yet: lifecycle Pending); `failed_to_start` (no run, its trigger failed: lifecycle Failed, `start_reason` says why);
+   * `refused` (a pre-run validation stopped it). A run the engine has counts whatever the database still says.
+   */
   function entityOf (action: ActionRecord, run: EngineRun | undefined, dagPaused: boolean, steps: EngineTask[]) {
+    const start = action.validation_failed ? 'refused' : run !== undefined ? 'started' : START_STATUS[action.start_state]
     return {
       id: action.id,
       name: action.name,
@@ -75,7 +84,9 @@ export function createActionReads (deps: {
       context_marker: action.context_marker,
       dag_status: run?.state ?? null,
       // the same rule for a list and one action, whether the steps came from the engine watch or the engine
-      action_lifecycle: action.validation_failed ? 'Failed' : actionLifecycle(run?.state, dagPaused, steps.map((s) => s.state)),
+      action_lifecycle: start === 'refused' || start === 'failed_to_start' ? 'Failed' : actionLifecycle(run?.state, dagPaused, steps.map((s) => s.state)),
+      start_status: start,
+      start_reason: start === 'started' || start === 'refused' ? null : action.start_reason,
       // an action that never ran has no steps; one that did lists its workflow's whole step list
       steps: run === undefined && steps.length === 0
         ? []

@@ -1,13 +1,14 @@
 // Actions (seed 000 §2.3–2.4, §3, §4.7, §4.11; spec/orchestrator.md §3): creation with pre-run validations, control
-// and the site-action tags; the reads (entity, steps, logs) are in action-reads.ts.
+// and the site-action tags; starting the run (saved first, then triggered) is actions-start.ts, reconciling the
+// actions with the engine actions-reconcile.ts, and the reads (entity, steps, logs) action-reads.ts.
 import {
-  BadRequestError, ConflictError, DownstreamError, NotFoundError, ServiceUnavailableError, newUlid,
+  BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, newUlid,
   type Metrics, type RequestContext, type ValidationMessage
 } from '@slipway/common'
 import type { Repositories, ActionRecord } from '../db/repositories.ts'
 import type { EngineClient, EngineRun } from '../clients/engine.ts'
 import type { StoreClient } from '../clients/store.ts'
-import { ACTIONS, EXCLUSIVE_DAGS, FAILED_STEP_STATES } from './catalog.ts'
+import { ACTIONS, EXCLUSIVE_DAGS, FAILED_STEP_STATES, type ActionKind } from './catalog.ts'
 import { createActionReads } from './action-reads.ts'
 import { directReads, type EngineReads } from './engine-watch.ts'
 import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
@@ -15,6 +16,10 @@ import { executionDate, plainTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
 import type { Notes } from './notes.ts'
 import { createApiLock } from './api-lock.ts'
+import { createActionStarter, targetNodesOf } from './actions-start.ts'
+import { createActionReconciler } from './actions-reconcile.ts'
+
+export { targetNodesOf } from './actions-start.ts'
 
 export interface CreateActionInput { name: string, parameters: Record<string, unknown> }
 
@@ -46,11 +51,11 @@ export function siteActionTag (stateOf: (taskId: string) => string | null, state
   return failed ? SITE_ACTION_FAILURE : SITE_ACTION_SUCCESS
 }
 
-/** `target_nodes`: a non-empty list of names, or a comma-separated string (the CLI sends strings). */
-export function targetNodesOf (value: unknown): string[] | undefined {
-  const list = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value
-  if (!Array.isArray(list) || list.length === 0 || !list.every((n) => typeof n === 'string' && n !== '')) return undefined
-  return list as string[]
+/** JSON with object keys in order: two parameter objects are the same request whatever order their keys came in. */
+function canonicalJson (value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : v)
 }
 
 /** The database lock held while a site action is checked and started. */
@@ -70,11 +75,25 @@ export function createActions (deps: {
   reads?: EngineReads
   /** Where the site-action lock's waits are counted. */
   metrics?: Pick<Metrics, 'lockWait'>
+  /**
+   * How long a start the engine has not confirmed is waited for after its trigger was sent before it is failed
+   * (default 60 s); meanwhile a site action's start blocks the next site action.
+   */
+  startGraceMs?: number
+  /** How long the same request sent again (same caller's X-Context-Marker) answers the action it made (default 1 h). */
+  retryWindowMs?: number
+  /** Called once the engine has accepted a trigger, before the start is saved (tests stop the process there). */
+  afterTrigger?: (actionId: string) => Promise<void>
 }) {
   const { repos, engine, store } = deps
   const reads = deps.reads ?? directReads(engine)
   const view = createActionReads({ repos, engine, reads, notes: deps.notes })
   const { requireAction, stepsOf } = view
+  const retryWindowMs = deps.retryWindowMs ?? 3_600_000
+  const starter = createActionStarter({
+    repos, engine, reads, designRef: deps.designRef, graceMs: deps.startGraceMs ?? 60_000, afterTrigger: deps.afterTrigger
+  })
+  const reconciler = createActionReconciler({ repos, reads, starter, dagIds: [...new Set(Object.values(ACTIONS).map((a) => a.dagId))] })
   const startLease = deps.startLeaseS ?? 60
   // the site-action lock of the database, against other orchestrators: waited for up to its lease, then 409
   const startLock = createApiLock({
@@ -85,6 +104,8 @@ export function createActions (deps: {
     metrics: deps.metrics
   })
   let queue: Promise<unknown> = Promise.resolve()
+  /** The last create of each caller's context marker in this process (perMarker). */
+  const markers = new Map<string, Promise<void>>()
 
   /** Runs `work` alone: after every earlier call of this process has finished, and holding the site-action lock. */
   async function oneAtATime<T> (ctx: RequestContext, work: () => Promise<T>): Promise<T> {
@@ -141,6 +162,11 @@ export function createActions (deps: {
         }
       }
       if (validator === 'no-site-action-running') {
+        // a site action whose start the engine has not confirmed may yet run: it is settled first, or it blocks
+        for (const pending of await repos.actions.listStartPending()) {
+          if (!EXCLUSIVE_DAGS.includes(pending.dag_id) || await starter.settle(pending, ctx) !== 'pending') continue
+          throw new PreRunFailure('Another site action is in progress', `Action ${pending.id} (${pending.name}) is waiting for the engine to confirm its run; GET /actions/${pending.id} shows when it has started or failed to start.`)
+        }
         const running = (await engine.runs({ dagIds: EXCLUSIVE_DAGS }, ctx)).filter((r) => r.state === 'queued' || r.state === 'running')
         if (running.length > 0) {
           throw new PreRunFailure('Another site action is in progress', `Workflow run ${running.map((r) => `${r.dag_id}/${r.dag_run_id}`).join(', ')} is ${running[0]?.state ?? 'running'}; wait for it to finish or stop it first.`)
@@ -149,20 +175,87 @@ export function createActions (deps: {
     }
   }
 
+  /** Runs `work` one at a time per caller's context marker in this process (a retry waits for its first try). */
+  async function perMarker<T> (ctx: RequestContext, work: () => Promise<T>): Promise<T> {
+    if (ctx.contextMarker === ctx.requestId) return await work()
+    const key = `${ctx.user ?? ''}\u0000${ctx.contextMarker}`
+    const mine = (markers.get(key) ?? Promise.resolve()).then(work)
+    const done = mine.then(() => undefined, () => undefined)
+    markers.set(key, done)
+    done.then(() => { if (markers.get(key) === done) markers.delete(key) }, () => {})
+    return await mine
+  }
+
+  /**
+   * The saved action this request repeats, if any: a request carrying the caller's own X-Context-Marker (not one
+   * given by this service) with the same user, action, parameters and flag as an action saved within the retry window
+   * that started or is pending is the same request sent again — after a lost answer, say — and never a second run.
+   */
+  async function earlierTry (input: CreateActionInput, allowIntermediate: boolean, ctx: RequestContext): Promise<ActionRecord | undefined> {
+    if (ctx.contextMarker === ctx.requestId) return undefined
+    const since = new Date(Date.now() - retryWindowMs).toISOString()
+    const candidates = await repos.actions.findRetries({ contextMarker: ctx.contextMarker, user: ctx.user ?? 'unknown', name: input.name, since })
+    const wanted = canonicalJson(input.parameters)
+    return candidates.find((a) => a.allow_intermediate_commits === allowIntermediate && canonicalJson(a.parameters) === wanted)
+  }
+
+  /** The 201 body of a saved action (seed 000 §4.7): `dag_status` is the literal SCHEDULED. */
+  function createdBody (action: ActionRecord) {
+    return {
+      id: action.id,
+      name: action.name,
+      parameters: action.parameters,
+      dag_id: action.dag_id,
+      dag_status: 'SCHEDULED' as string | null,
+      dag_execution_date: executionDate(action.dag_execution_date),
+      user: action.user,
+      context_marker: action.context_marker,
+      timestamp: plainTimestamp(action.datetime),
+      committed_rev_id: action.committed_rev_id,
+      allow_intermediate_commits: action.allow_intermediate_commits
+    }
+  }
+
+  /** The same request again: a started action is answered as it was; a pending one is triggered again, same run id. */
+  async function retry (action: ActionRecord, kind: ActionKind, ctx: RequestContext) {
+    if (action.start_state === 'pending') {
+      const again = async (): Promise<void> => {
+        // settled meanwhile (by the reconciler, or a site action's in-progress check): answered as it now stands
+        const current = await repos.actions.get(action.id)
+        if (current?.start_state === 'started') { action.dag_execution_date = current.dag_execution_date; return }
+        if (current?.start_state !== 'pending') {
+          throw new ServiceUnavailableError('Unable to complete request to Airflow', `Action ${action.id} failed to start: ${current?.start_reason ?? 'the engine has no run for it'}`)
+        }
+        await starter.prepareDag(kind.dagId, ctx)
+        const sentAt = new Date().toISOString()
+        await repos.actions.notePending(action.id, sentAt, action.start_reason)
+        const run = await starter.trigger({ ...action, trigger_at: sentAt }, kind, ctx)
+        action.dag_execution_date = run.logical_date ?? run.run_after ?? action.dag_execution_date
+      }
+      if (kind.validators.includes('no-site-action-running')) await oneAtATime(ctx, again)
+      else await again()
+    }
+    return { created: true as const, body: createdBody(action) }
+  }
+
   async function create (input: CreateActionInput, allowIntermediate: boolean, ctx: RequestContext) {
     // own keys only: a name like `constructor` is no action (and no policy rule)
     const kind = Object.hasOwn(ACTIONS, input.name) ? ACTIONS[input.name] : undefined
     if (kind === undefined) throw new BadRequestError('Unable to start action', `Unsupported Action: ${input.name}`)
     ctx.authorize(`workflow_orchestrator:action_${input.name}`)
-    // the stored action keeps the parameters as the caller sent them; the engine gets target_nodes as the
-    // comma-separated string the real workflows' operators split (spec §3.1)
     const parameters = { ...input.parameters }
-    const engineParameters = { ...parameters }
-    if (kind.validators.includes('target-nodes')) {
-      const nodes = targetNodesOf(parameters.target_nodes)
-      if (nodes === undefined) throw new BadRequestError('Invalid target_nodes parameter', 'target_nodes must be a non-empty list of node names (or a comma-separated string)')
-      engineParameters.target_nodes = nodes.join(',')
+    if (kind.validators.includes('target-nodes') && targetNodesOf(parameters.target_nodes) === undefined) {
+      throw new BadRequestError('Invalid target_nodes parameter', 'target_nodes must be a non-empty list of node names (or a comma-separated string)')
     }
+    return await perMarker(ctx, async () => {
+      const earlier = await earlierTry(input, allowIntermediate, ctx)
+      if (earlier !== undefined) return await retry(earlier, kind, ctx)
+      return await createNew({ name: input.name, parameters }, kind, allowIntermediate, ctx)
+    })
+  }
+
+  async function createNew (input: CreateActionInput, kind: ActionKind, allowIntermediate: boolean, ctx: RequestContext) {
+    const { parameters } = input
     const id = newUlid()
     const now = new Date()
     const v = await readVersions(store, ctx)
@@ -178,56 +271,24 @@ export function createActions (deps: {
       committed_rev_id: v.committed ?? null,
       allow_intermediate_commits: allowIntermediate,
       validation_failed: false,
-      tags_done: !kind.siteAction
+      tags_done: !kind.siteAction,
+      start_state: 'pending',
+      start_reason: null,
+      trigger_at: null
     }
-    const entity = {
-      id,
-      name: record.name,
-      parameters,
-      dag_id: record.dag_id,
-      dag_status: 'SCHEDULED' as string | null,
-      dag_execution_date: null as string | null,
-      user: record.user,
-      context_marker: record.context_marker,
-      timestamp: plainTimestamp(now),
-      committed_rev_id: record.committed_rev_id,
-      allow_intermediate_commits: allowIntermediate
-    }
-    /** Starts the run (run id = action id) and saves the action in the same step. */
-    const trigger = async (): Promise<EngineRun> => {
-      let started: EngineRun
-      try {
-        const dag = await engine.dag(kind.dagId, ctx)
-        if (dag.is_paused) {
-          // Airflow creates DAGs paused; unpause unless a run of it was paused on purpose (an action is Paused)
-          const inProgress = (await engine.runs({ dagIds: [kind.dagId] }, ctx)).some((r) => r.state === 'queued' || r.state === 'running')
-          if (!inProgress) {
-            await engine.setPaused(kind.dagId, false, ctx)
-            reads.paused(kind.dagId, false)
-          }
-        }
-        started = await engine.trigger(kind.dagId, id, {
-          action: {
-            id,
-            name: record.name,
-            parameters: engineParameters,
-            dag_id: kind.dagId,
-            user: record.user,
-            context_marker: record.context_marker,
-            committed_rev_id: record.committed_rev_id,
-            timestamp: entity.timestamp
-          },
-          design_ref: record.committed_rev_id === null ? null : deps.designRef(record.committed_rev_id)
-        }, ctx)
-      } catch (error) {
-        if (error instanceof DownstreamError || error instanceof NotFoundError || error instanceof ConflictError) {
-          throw new ServiceUnavailableError('Unable to complete request to Airflow', error.reason, { cause: error })
-        }
-        throw error
-      }
-      await repos.actions.insert({ ...record, dag_execution_date: started.logical_date ?? started.run_after ?? null })
-      reads.triggered(started)
-      return started
+    const invoke = { id: newUlid(), action_id: id, command: 'invoke', user: record.user, datetime: now.toISOString() }
+    const revisionNote = `Configdoc revision ${String(record.committed_rev_id)}`
+    /**
+     * The action is saved (start pending, with its invoke audit) before its run is triggered, the run id being the
+     * action id: whatever happens after the save — a lost answer, this process killed — the action is there to show,
+     * stop, retry and reconcile, and no run exists without it.
+     */
+    const start = async (): Promise<EngineRun> => {
+      await starter.prepareDag(kind.dagId, ctx)
+      record.trigger_at = new Date().toISOString()
+      await repos.actions.insert(record, { audit: invoke })
+      await deps.notes.actionNote(id, revisionNote)
+      return await starter.trigger(record, kind, ctx)
     }
     // the in-progress check and the trigger are one step per site: one at a time in this process, and one at a
     // time across orchestrators through a database lock, so that concurrent requests cannot both see no run
@@ -238,21 +299,19 @@ export function createActions (deps: {
       run = exclusive
         ? await oneAtATime(ctx, async () => {
           await runValidators(kind, input, allowIntermediate, v, ctx, 'exclusive')
-          return await trigger()
+          return await start()
         })
-        : await trigger()
+        : await start()
     } catch (error) {
       if (!(error instanceof PreRunFailure)) throw error
       // seed 000 §3.2: the action is created, its workflow does not start, 409 with the failed validations
       const failure = { id: newUlid(), action_id: id, validation_name: error.title, details: error.details }
-      await repos.actions.insert({ ...record, validation_failed: true, tags_done: true })
-      await repos.validationFailures.insert(failure)
-      await repos.audit.insert({ id: newUlid(), action_id: id, command: 'invoke', user: record.user, datetime: now.toISOString() })
-      await deps.notes.actionNote(id, `Configdoc revision ${String(record.committed_rev_id)}`)
+      await repos.actions.insert({ ...record, validation_failed: true, tags_done: true, start_state: 'refused' }, { audit: invoke, failure })
+      await deps.notes.actionNote(id, revisionNote)
       return {
         created: false as const,
         body: {
-          ...entity,
+          ...createdBody(record),
           dag_status: null,
           action_lifecycle: 'Failed' as const,
           validations: [failure],
@@ -263,9 +322,7 @@ export function createActions (deps: {
       }
     }
     record.dag_execution_date = run.logical_date ?? run.run_after ?? null
-    await deps.notes.actionNote(id, `Configdoc revision ${String(record.committed_rev_id)}`)
-    await repos.audit.insert({ id: newUlid(), action_id: id, command: 'invoke', user: record.user, datetime: now.toISOString() })
-    return { created: true as const, body: { ...entity, dag_execution_date: executionDate(record.dag_execution_date) } }
+    return { created: true as const, body: createdBody(record) }
   }
 
   async function control (actionId: string, verb: string, ctx: RequestContext): Promise<void> {
@@ -316,7 +373,19 @@ export function createActions (deps: {
     return settled
   }
 
-  return { create, list: view.list, get: view.get, validation: view.validation, step: view.step, log: view.log, control, settleTags }
+  return {
+    create,
+    list: view.list,
+    get: view.get,
+    validation: view.validation,
+    step: view.step,
+    log: view.log,
+    control,
+    settleTags,
+    /** One reconciling pass (at start-up, then periodically): see actions-reconcile.ts. */
+    reconcile: reconciler.reconcile,
+    reconcileStatus: reconciler.status
+  }
 }
 
 export type Actions = ReturnType<typeof createActions>

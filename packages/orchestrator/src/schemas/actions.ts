@@ -67,6 +67,8 @@ export const ActionSchema = Type.Object({
   datetime: Type.String(),
   user: Type.String(),
   context_marker: Type.String(),
+  start_status: Type.String({ description: 'Whether the engine has the action\'s run: started, trigger_pending (saved, run not confirmed yet), failed_to_start (no run, the trigger failed) or refused (a pre-run validation stopped it)' }),
+  start_reason: Nullable(Type.String({ description: 'Why the start is pending or failed' })),
   steps: Type.Array(StepSummarySchema),
   notes: Type.Array(NoteSchema)
 })

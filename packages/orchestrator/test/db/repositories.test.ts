@@ -18,6 +18,9 @@ function action (overrides: Partial<ActionRecord> = {}): ActionRecord {
     allow_intermediate_commits: false,
     validation_failed: false,
     tags_done: false,
+    start_state: 'started',
+    start_reason: null,
+    trigger_at: null,
     ...overrides
   }
 }
@@ -27,7 +30,7 @@ for (const backend of backends) {
     it('stores and reads actions, in id order, and tracks the site-action tags', async () => {
       const { repos } = await backend.open()
       const a = action()
-      const b = action({ validation_failed: true, tags_done: true, committed_rev_id: null })
+      const b = action({ validation_failed: true, tags_done: true, committed_rev_id: null, start_state: 'refused' })
       await repos.actions.insert(a)
       await repos.actions.insert(b)
       expect(await repos.actions.get(a.id)).toEqual(a)

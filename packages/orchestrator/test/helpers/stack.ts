@@ -74,6 +74,8 @@ export interface TestStackOptions {
   repos?: Repositories
   /** An engine watch serving the action and workflow reads (started with the stack, stopped after the test). */
   watch?: { intervalMs: number, staleMs: number }
+  /** How actions are started: the grace of an unconfirmed start, the retry window (default: the service's). */
+  actionStarts?: { startGraceMs?: number, retryWindowMs?: number }
   /** Puts something (a fault proxy) between the orchestrator and a component: answers the URL to call instead. */
   wrap?: (component: 'store' | 'engine' | 'provisioner' | 'validator', url: string) => Promise<string>
 }
@@ -118,7 +120,8 @@ export async function buildTestStack (options: TestStackOptions = {}) {
       notes,
       designRef: configdocs.designRef,
       deploymentVersionCommit: options.deploymentVersion?.commit,
-      reads: watch?.reads
+      reads: watch?.reads,
+      ...options.actionStarts
     })
     const app = await buildApp({
       authenticator: testAuthenticator(),

@@ -1,0 +1,139 @@
+// Reconciling actions with the engine, at start-up and then periodically: pending starts are settled (the engine has
+// the run: the action proceeds; none a grace period after its trigger: failed to start), a run that turned up for an
+// action given up on makes it started after all, and runs of the action workflows that belong to no action — started
+// before actions were saved first, by another orchestrator on another database, or by hand in the engine — are
+// reported: the caller logs each once, and the count is a metric. They are never adopted or stopped here.
+import type { CallContext } from '@slipway/common'
+import type { Repositories } from '../db/repositories.ts'
+import type { EngineRun } from '../clients/engine.ts'
+import type { EngineReads } from './engine-watch.ts'
+import type { ActionStarter } from './actions-start.ts'
+
+export interface ReconcileReport {
+  /** Actions whose start this pass confirmed. */
+  started: string[]
+  /** Actions this pass marked failed to start. */
+  failed: string[]
+  /** Actions still pending. */
+  pending: string[]
+  /** Runs of the action workflows without an action, first seen by this pass (each is reported once per process). */
+  newOrphans: EngineRun[]
+  /** Every run without an action seen by this pass. */
+  orphans: number
+  /** What could not be read (the engine or the database failing); the next pass tries again. */
+  errors: unknown[]
+}
+
+const emptyReport = (): ReconcileReport => ({ started: [], failed: [], pending: [], newOrphans: [], orphans: 0, errors: [] })
+
+export function createActionReconciler (deps: {
+  repos: Repositories
+  reads: EngineReads
+  starter: ActionStarter
+  /** The workflows actions run: their runs are the ones checked against the actions. */
+  dagIds: string[]
+}) {
+  const { repos, reads, starter } = deps
+  /** Orphan runs reported so far (dag and run id): only those still seen are kept, so it stays bounded. */
+  let reported = new Set<string>()
+  let last: { pending: number, orphans: number } | undefined
+
+  async function settlePending (report: ReconcileReport, ctx: CallContext): Promise<void> {
+    for (const action of await repos.actions.listStartPending()) {
+      const state = await starter.settle(action, ctx)
+      report[state].push(action.id)
+    }
+  }
+
+  async function findOrphans (report: ReconcileReport, ctx: CallContext): Promise<void> {
+    // runs first, then the actions: an orchestrator saves an action before it triggers its run, so any run listed
+    // here that has an action has it in the database by the time the actions are read
+    const runs = await reads.runs({ dagIds: deps.dagIds }, ctx)
+    const states = await repos.actions.startStates(runs.map((r) => r.dag_run_id))
+    const seen = new Set<string>()
+    for (const run of runs) {
+      const state = states.get(run.dag_run_id)
+      if (state === 'failed' || state === 'pending') {
+        const action = await repos.actions.get(run.dag_run_id)
+        if (action !== undefined) {
+          await starter.started(action, run)
+          if (!report.started.includes(action.id)) report.started.push(action.id)
+        }
+      }
+      if (state !== undefined) continue
+      const key = `${run.dag_id}/${run.dag_run_id}`
+      seen.add(key)
+      if (!reported.has(key)) report.newOrphans.push(run)
+    }
+    reported = seen
+    report.orphans = seen.size
+  }
+
+  async function reconcile (ctx: CallContext): Promise<ReconcileReport> {
+    const report = emptyReport()
+    await settlePending(report, ctx).catch((error: unknown) => { report.errors.push(error) })
+    const orphans = await findOrphans(report, ctx).then(() => true, (error: unknown) => { report.errors.push(error); return false })
+    const pending = (await repos.actions.listStartPending().catch(() => undefined))?.length
+    last = { pending: pending ?? report.pending.length, orphans: orphans ? report.orphans : last?.orphans ?? 0 }
+    return report
+  }
+
+  return {
+    reconcile,
+    /** The last pass's figures (metrics): starts still pending, runs without an action; undefined before any pass. */
+    status: () => last
+  }
+}
+
+export type ActionReconciler = ReturnType<typeof createActionReconciler>
+
+/** One log line of a pass, for the service's logger. */
+export interface ReconcileLine { level: 'info' | 'warn', details: Record<string, unknown>, message: string }
+
+/**
+ * What a pass found worth a line in the service log: each settled start, each run without an action once, failures;
+ * and after the pass at start-up, what it found.
+ */
+export function reconcileLines (report: ReconcileReport, atStart = false): ReconcileLine[] {
+  const lines: ReconcileLine[] = []
+  for (const id of report.started) lines.push({ level: 'info', details: { actionId: id }, message: 'action start confirmed: the engine has its run' })
+  for (const id of report.failed) lines.push({ level: 'warn', details: { actionId: id }, message: 'action failed to start: the engine has no run for it' })
+  for (const run of report.newOrphans) {
+    lines.push({
+      level: 'warn',
+      details: { dagId: run.dag_id, runId: run.dag_run_id, runType: run.run_type, state: run.state, logicalDate: run.logical_date },
+      message: 'engine run without an action: /actions cannot show or stop it (started before actions were saved first, by another orchestrator or by hand)'
+    })
+  }
+  for (const error of report.errors) {
+    lines.push({ level: 'warn', details: { err: error }, message: 'actions not reconciled with the engine; tried again later' })
+  }
+  if (atStart && report.errors.length === 0) {
+    const { started, failed, pending } = report
+    const figures = { started: started.length, failed: failed.length, pending: pending.length, orphanRuns: report.orphans }
+    lines.push({ level: 'info', details: figures, message: 'actions reconciled with the engine at start-up' })
+  }
+  return lines
+}
+
+/** Reconciles at once and then every `intervalMs`, one pass at a time, handing each pass's report on. */
+export function startReconciling (
+  reconcile: (ctx: CallContext) => Promise<ReconcileReport>,
+  intervalMs: number,
+  onReport: (report: ReconcileReport, atStart: boolean) => void
+): { close: () => void } {
+  let running = false
+  let passes = 0
+  const tick = (): void => {
+    if (running) return
+    running = true
+    const atStart = passes++ === 0
+    reconcile({ contextMarker: 'reconciler', user: 'slipway' })
+      .then((report) => { onReport(report, atStart) }, (error: unknown) => { onReport({ ...emptyReport(), errors: [error] }, atStart) })
+      .finally(() => { running = false })
+  }
+  const timer = setInterval(tick, intervalMs)
+  timer.unref()
+  tick()
+  return { close: () => clearInterval(timer) }
+}

@@ -1,0 +1,150 @@
+// Starting an action's workflow so that no run is ever without its action: the action is saved first (start pending),
+// then its run is triggered with the action id as run id, and the start is settled from what the engine says — the
+// answer to the trigger, or, when that answer is lost, a look-up of the run by id. A start left pending (a lost
+// answer, an orchestrator that died in between) is settled later by the same look-up, and given up only when the
+// engine still has no run a grace period after the trigger was sent.
+import { ConflictError, DownstreamError, NotFoundError, ServiceUnavailableError, type ApiError, type CallContext } from '@slipway/common'
+import type { ActionRecord, Repositories } from '../db/repositories.ts'
+import { triggerRefused, type EngineClient, type EngineRun } from '../clients/engine.ts'
+import type { ActionKind } from './catalog.ts'
+import type { EngineReads } from './engine-watch.ts'
+import { plainTimestamp } from './format.ts'
+
+/** `target_nodes`: a non-empty list of names, or a comma-separated string (the CLI sends strings). */
+export function targetNodesOf (value: unknown): string[] | undefined {
+  const list = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value
+  if (!Array.isArray(list) || list.length === 0 || !list.every((n) => typeof n === 'string' && n !== '')) return undefined
+  return list as string[]
+}
+
+/**
+ * The parameters as the engine gets them: the stored action keeps them as the caller sent them; `target_nodes` goes
+ * to the engine as the comma-separated string the real workflows' operators split (spec §3.1).
+ */
+export function engineParametersOf (kind: ActionKind, parameters: Record<string, unknown>): Record<string, unknown> {
+  const nodes = kind.validators.includes('target-nodes') ? targetNodesOf(parameters.target_nodes) : undefined
+  return nodes === undefined ? { ...parameters } : { ...parameters, target_nodes: nodes.join(',') }
+}
+
+/** What a start that did not complete leaves behind: the action is saved either way. */
+export type UnsettledStart = 'pending' | 'failed'
+
+export function createActionStarter (deps: {
+  repos: Repositories
+  engine: EngineClient
+  reads: EngineReads
+  designRef: (revisionId: number) => string
+  /** How long after its trigger was sent a start with no run in the engine is still waited for. */
+  graceMs: number
+  /** Called once the engine has accepted a trigger, before the start is saved as started (tests stop here). */
+  afterTrigger?: ((actionId: string) => Promise<void>) | undefined
+  now?: () => number
+}) {
+  const { repos, engine, reads } = deps
+  const now = deps.now ?? Date.now
+
+  /** The run's conf, rebuilt from the saved action: the first trigger and any later one send the same. */
+  function confOf (action: ActionRecord, kind: ActionKind): Record<string, unknown> {
+    return {
+      action: {
+        id: action.id,
+        name: action.name,
+        parameters: engineParametersOf(kind, action.parameters),
+        dag_id: action.dag_id,
+        user: action.user,
+        context_marker: action.context_marker,
+        committed_rev_id: action.committed_rev_id,
+        timestamp: plainTimestamp(action.datetime)
+      },
+      design_ref: action.committed_rev_id === null ? null : deps.designRef(action.committed_rev_id)
+    }
+  }
+
+  /**
+   * Airflow creates DAGs paused: unpause unless a run of it was paused on purpose (an action is Paused). Runs before
+   * anything is saved, so an engine that fails here leaves nothing behind.
+   */
+  async function prepareDag (dagId: string, ctx: CallContext): Promise<void> {
+    try {
+      const dag = await engine.dag(dagId, ctx)
+      if (!dag.is_paused) return
+      const inProgress = (await engine.runs({ dagIds: [dagId] }, ctx)).some((r) => r.state === 'queued' || r.state === 'running')
+      if (!inProgress) {
+        await engine.setPaused(dagId, false, ctx)
+        reads.paused(dagId, false)
+      }
+    } catch (error) {
+      if (error instanceof DownstreamError || error instanceof NotFoundError || error instanceof ConflictError) {
+        throw new ServiceUnavailableError('Unable to complete request to Airflow', error.reason, { cause: error })
+      }
+      throw error
+    }
+  }
+
+  async function started (action: ActionRecord, run: EngineRun): Promise<void> {
+    await repos.actions.markStarted(action.id, run.logical_date ?? run.run_after ?? null)
+    reads.triggered(run)
+  }
+
+  /** The 503 of a start that did not complete, naming the saved action and what became of it. */
+  function unavailable (action: ActionRecord, state: UnsettledStart, error: ApiError): ServiceUnavailableError {
+    const what = state === 'failed'
+      ? `Action ${action.id} is saved as failed to start: the engine has no run for it.`
+      : `Action ${action.id} is saved, but the engine has not confirmed its run: GET /api/v1.0/actions/${action.id} shows whether ` +
+        'it started, and this request sent again with the same X-Context-Marker starts no second run.'
+    return new ServiceUnavailableError('Unable to complete request to Airflow', `${error.reason} ${what}`, {
+      cause: error,
+      retry: state === 'pending',
+      infoList: [{ message: what, action_id: action.id, start_status: state === 'failed' ? 'failed_to_start' : 'trigger_pending' }]
+    })
+  }
+
+  /**
+   * Triggers the saved (pending) action's run and settles its start: the run when the engine has it (its answer, a
+   * duplicate run id meaning "triggered already", or the look-up after a lost answer); else a 503 naming the action,
+   * saved as failed to start when the engine refused the trigger, still pending when its answer was lost.
+   */
+  async function trigger (action: ActionRecord, kind: ActionKind, ctx: CallContext): Promise<EngineRun> {
+    let run: EngineRun
+    try {
+      run = await engine.trigger(action.dag_id, action.id, confOf(action, kind), ctx)
+    } catch (error) {
+      if (!(error instanceof DownstreamError || error instanceof NotFoundError || error instanceof ConflictError)) throw error
+      if (triggerRefused(error)) {
+        await repos.actions.markStartFailed(action.id, `The engine refused the trigger: ${error.reason}`)
+        throw unavailable(action, 'failed', error)
+      }
+      // the answer is lost, not the request: the engine may have made the run
+      const found = await engine.run(action.dag_id, action.id, ctx).catch(() => undefined)
+      if (found === undefined) {
+        await repos.actions.notePending(action.id, action.trigger_at ?? new Date(now()).toISOString(), `The engine did not confirm the trigger: ${error.reason}`)
+        throw unavailable(action, 'pending', error)
+      }
+      run = found
+    }
+    await deps.afterTrigger?.(action.id)
+    await started(action, run)
+    return run
+  }
+
+  /**
+   * Settles a pending start from the engine: `started` when it has the run; `failed` when it has none `graceMs`
+   * after the last trigger was sent (a trigger that has not arrived by then never will); else still `pending`.
+   * Throws when the engine cannot be asked.
+   */
+  async function settle (action: ActionRecord, ctx: CallContext): Promise<'started' | UnsettledStart> {
+    const run = await engine.run(action.dag_id, action.id, ctx)
+    if (run !== undefined) {
+      await started(action, run)
+      return 'started'
+    }
+    const sentAt = Date.parse(action.trigger_at ?? action.datetime)
+    if (now() - sentAt < deps.graceMs) return 'pending'
+    const reason = `The engine has no run for this action ${Math.round(deps.graceMs / 1000)} s after its trigger was sent: the trigger did not reach it`
+    return await repos.actions.markStartFailed(action.id, reason) ? 'failed' : 'pending'
+  }
+
+  return { prepareDag, trigger, settle, started }
+}
+
+export type ActionStarter = ReturnType<typeof createActionStarter>
