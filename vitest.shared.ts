@@ -9,7 +9,10 @@ import { defineProject, type UserWorkspaceConfig } from 'vitest/config'
  */
 export const SUITE_TIMEOUTS = { testTimeout: 20_000, hookTimeout: 20_000 }
 
+/** How long an expect.poll() keeps trying unless it says: vitest's own second is a guess about a quiet machine. */
+export const SUITE_POLL = { timeout: 10_000, interval: 50 }
+
 /** A project of the suite: its own test options over the shared ones (a project may raise its limits). */
 export function suiteProject (test: NonNullable<UserWorkspaceConfig['test']>): UserWorkspaceConfig {
-  return defineProject({ test: { ...SUITE_TIMEOUTS, ...test } })
+  return defineProject({ test: { ...SUITE_TIMEOUTS, expect: { poll: SUITE_POLL }, ...test } })
 }

@@ -41,9 +41,15 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     adminToken: ADMIN,
     callTimeoutMs: 20_000,
     env: {
-      // steps of a few hundred milliseconds: a deploy runs for seconds, long enough to watch; its first Armada
-      // step fails once (two tries to read), and test_site's last step runs until it is stopped
-      engine: { ENGINE_TASK_MS: '300', ENGINE_RETRY_DELAY_MS: '200', ENGINE_FAIL_TASKS: 'deploy_site/armada_build.armada_post_apply=1', ENGINE_HANG_TASKS: 'test_site/armada_test_releases' },
+      // steps of a few hundred milliseconds: a deploy runs for seconds, long enough to watch, and its last step runs
+      // until the test lets it go (a busy machine may take longer to show the page than the steps take); its first
+      // Armada step fails once (two tries to read), and test_site's last step runs until it is stopped
+      engine: {
+        ENGINE_TASK_MS: '300',
+        ENGINE_RETRY_DELAY_MS: '200',
+        ENGINE_FAIL_TASKS: 'deploy_site/armada_build.armada_post_apply=1',
+        ENGINE_HANG_TASKS: 'test_site/armada_test_releases,deploy_site/final_deployment_status'
+      },
       orchestrator: { POLICY_FILE: join(policyDir, 'policy.yaml'), TAG_POLL_INTERVAL_MS: '200' }
     }
   })
@@ -121,6 +127,8 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     })
     let navigations = 0
     page().on('framenavigated', () => { navigations++ })
+    // the page shows the deploy running; now its last step may finish
+    await running.releaseHang('deploy_site', deployId, 'final_deployment_status')
     await expect.poll(lifecycle, { timeout: 60_000, interval: 250 }).toBe('Complete')
     expect(await page().evaluate(() => (globalThis as unknown as PageGlobals).stayed)).toBe(true)
     expect(navigations).toBe(0)

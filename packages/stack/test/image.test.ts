@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dockerIgnores, nestedNodeModules, reproduceStages, type Stage } from './helpers/image-stages.ts'
 import { waitHealthy } from '../src/child.ts'
-import { HEALTH_PATH, PROCESS_NAMES, stackEnvironment, type ProcessName } from '../src/stack.ts'
+import { DEFAULT_HEALTH_TIMEOUT_MS, HEALTH_PATH, PROCESS_NAMES, stackEnvironment, type ProcessName } from '../src/stack.ts'
 import { freePort } from '../src/ports.ts'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
@@ -60,7 +60,8 @@ describe('the Dockerfile', () => {
     })
     try {
       await Promise.all(children.map(async (service) => {
-        await waitHealthy(`http://${host}:${ports[service.name]}${HEALTH_PATH[service.name]}`, service, 30_000)
+        // a first start from the image has no compile cache: twice npm start's limit, for a busy machine
+        await waitHealthy(`http://${host}:${ports[service.name]}${HEALTH_PATH[service.name]}`, service, 2 * DEFAULT_HEALTH_TIMEOUT_MS)
           .catch(async (error: Error) => { throw new Error(`${service.name}: ${error.message} ${service.reason()}`) })
       }))
     } finally {
@@ -69,5 +70,5 @@ describe('the Dockerfile', () => {
         await exited
       }))
     }
-  })
+  }, 3 * DEFAULT_HEALTH_TIMEOUT_MS)
 })

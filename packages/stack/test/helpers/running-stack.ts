@@ -1,7 +1,7 @@
 // The five processes started as `npm start` starts them, on 127.0.0.1 port 0 and a throw-away data folder, for
 // one test file: started before its tests, stopped and removed after; every output line kept. Calls go to the
 // orchestrator's API with the admin token.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
@@ -63,5 +63,26 @@ export function runningStack (options: {
     throw new Error(`timed out waiting for ${what}`)
   }
 
-  return { logs, call, until, get stack (): Stack { return running() }, get dataDir (): string { return dataDir } }
+  /**
+   * Marks a step held by the engine's hang injection (ENGINE_HANG_TASKS) a success once it runs, so that its run goes
+   * on: a test holds a run in progress for as long as it needs, however slow the machine, then lets it finish.
+   */
+  async function releaseHang (dagId: string, runId: string, taskId: string): Promise<void> {
+    const engine = running().urls.engine
+    const login = await fetch(`${engine}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'slipway', password: readFileSync(join(dataDir, 'engine-password'), 'utf8').trim() })
+    })
+    const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' }
+    const path = `${engine}/api/v2/dags/${dagId}/dagRuns/${runId}/taskInstances/${taskId}`
+    await until(`${dagId} ${runId}: ${taskId} running`, async () => {
+      const task = await (await fetch(path, { headers })).json() as { state?: string }
+      return task.state === 'running' ? true : undefined
+    })
+    const marked = await fetch(path, { method: 'PATCH', headers, body: JSON.stringify({ new_state: 'success' }) })
+    if (marked.status !== 200) throw new Error(`marking ${taskId} a success answered ${marked.status}: ${await marked.text()}`)
+  }
+
+  return { logs, call, until, releaseHang, get stack (): Stack { return running() }, get dataDir (): string { return dataDir } }
 }
