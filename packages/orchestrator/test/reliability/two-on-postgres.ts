@@ -20,7 +20,14 @@ export { call, type Answer } from './service-process.ts'
 
 export const PG_URL = process.env.TEST_DATABASE_URL ?? ''
 
-export async function twoOrchestrators (options: { leaseS: number, engineEnv?: Record<string, string> }) {
+export interface TwoOptions {
+  leaseS: number
+  engineEnv?: Record<string, string>
+  /** Added to both orchestrators' environment. */
+  orchestratorEnv?: Record<string, string>
+}
+
+export async function twoOrchestrators (options: TwoOptions) {
   const schema = `t_${newUlid().toLowerCase()}`
   const sql = new pg.Client({ connectionString: PG_URL })
   await sql.connect()
@@ -55,7 +62,8 @@ export async function twoOrchestrators (options: { leaseS: number, engineEnv?: R
     PROVISIONER_URL: 'http://127.0.0.1:9/api/v1.0',
     COMMIT_LOCK_LEASE_S: String(options.leaseS),
     ACTION_LOCK_LEASE_S: String(options.leaseS),
-    TAG_POLL_INTERVAL_MS: '500'
+    TAG_POLL_INTERVAL_MS: '500',
+    ...options.orchestratorEnv
   })
   const direct = { store: store.url, engine: engine.url, validator: validator.url }
   const proxied = { store: proxies.store.url, engine: proxies.engine.url, validator: proxies.validator.url }
