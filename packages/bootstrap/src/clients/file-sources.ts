@@ -4,7 +4,7 @@
 // holds more than its bound.
 import { request, type Dispatcher } from 'undici'
 import { DownstreamError, type CallContext } from '@slipway/common'
-import type { RemoteFiles } from '../domain/join-script.ts'
+import type { RemoteFiles } from '../domain/host-files.ts'
 import type { DesignHosts } from '../domain/design-hosts.ts'
 import { DesignError } from '../domain/documents.ts'
 

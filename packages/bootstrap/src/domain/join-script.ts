@@ -1,10 +1,15 @@
 // The join script (spec/bootstrap.md §6.4–6.8): the node's document, the files it needs packed in a
-// tar.gz, and a bash script from our own template. Every value that reaches shell text is quoted.
+// tar.gz, and a bash script from our own template. Every value that reaches shell text is quoted, and every value
+// passed to a command is checked against the syntax of what it names (design-values.ts).
 /* eslint-disable no-template-curly-in-string -- the script template holds bash ${…} expansions, not JS templates */
 import { stringify as stringifyYaml } from 'yaml'
 import { DesignError, dataAt, indexDesign, requireDataAt, type DesignDocument, type DesignIndex } from './documents.ts'
+import { debianPackage, DNS_NAME, dnsNames, imageRef, isObject, lines, port, record, systemdUnit, where, word, words } from './design-values.ts'
+import { hostSystemFiles, type RemoteFiles } from './host-files.ts'
 import type { JoinParams } from './join-params.ts'
-import { ArchiveError, tarGz, tarMember, type TarEntry } from './tar.ts'
+import { ArchiveError, tarGz, type TarEntry } from './tar.ts'
+import { DEBUG_REPORT, haproxyWrapper, helmWrapper, TEARDOWN } from './node-scripts.ts'
+import { shellQuote } from './shell.ts'
 
 /** Encryption was asked for by the design but cannot be done here (500, spec §6.10). */
 export class EncryptionError extends Error {
@@ -14,23 +19,10 @@ export class EncryptionError extends Error {
   }
 }
 
-/** Single-quotes a value for bash: nothing inside can expand or end the word. */
-export function shellQuote (value: string): string {
-  return `'${value.replace(/'/g, "'\\''")}'`
-}
-
-function record (value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : {}
-}
-
 function pem (design: DesignIndex, schema: string, name: string): string {
   const data = design.require(schema, name).data
   if (typeof data !== 'string' || data === '') throw new DesignError(`Document ${schema} ${name} has no PEM data`)
   return data
-}
-
-function isObject (value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 function deepMerge (base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
@@ -79,58 +71,14 @@ function packagesOf (hostSystem: DesignDocument, role: 'common' | 'join'): Packa
     if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw new DesignError(`${where(hostSystem, `${base}.${path}`)} must be a list of strings`)
     return value as string[]
   }
-  const required = Object.entries(record(dataAt(hostSystem, `${base}.required`))).map(([key, value]) => {
-    if (typeof value !== 'string') throw new DesignError(`${where(hostSystem, `${base}.required.${key}`)} must be a package name`)
-    return value
-  })
+  const required = Object.entries(record(dataAt(hostSystem, `${base}.required`))).map(([key, value]) => debianPackage(hostSystem, `${base}.required.${key}`, value))
+  const additional = textList('additional').map((value, i) => debianPackage(hostSystem, `${base}.additional[${i}]`, value))
   return {
-    // keys travel base64-encoded and packages single-quoted, so any text is safe there; sources are lines of a file
+    // keys travel base64-encoded, so any text is safe there; sources are lines of a file; packages are package names
     keys: textList('keys'),
     repositories: lines(hostSystem, `${base}.repositories`),
-    packages: [...required, ...textList('additional')]
+    packages: [...required, ...additional]
   }
-}
-
-// a value written into a config line (resolv.conf, chrony.conf, /etc/hosts, haproxy.cfg, apt sources):
-// one word, so that no newline, quote or blank can start another directive
-const WORD = /^[^\s"'\\`$;]+$/
-const LINE = /^[^\n\r\0"\\]*$/
-const DNS_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?)*$/
-
-function where (doc: DesignDocument, path: string): string {
-  return `Document ${doc.schema} ${doc.metadata.name}: data.${path}`
-}
-
-/** A single word (an address, a host name, a port) from the design, or a DesignError naming its place. */
-function word (doc: DesignDocument, path: string, value: unknown): string {
-  if ((typeof value !== 'string' && typeof value !== 'number') || !WORD.test(String(value))) {
-    throw new DesignError(`${where(doc, path)} must be a single word without blanks, quotes or control characters`)
-  }
-  return String(value)
-}
-
-function words (doc: DesignDocument, path: string): string[] {
-  const value = dataAt(doc, path)
-  if (value === undefined) return []
-  if (!Array.isArray(value)) throw new DesignError(`${where(doc, path)} must be a list`)
-  return value.map((item, i) => word(doc, `${path}[${i}]`, item))
-}
-
-/** A list of strings that are written as whole lines (apt repositories, kubelet arguments). */
-function lines (doc: DesignDocument, path: string): string[] {
-  const value = dataAt(doc, path)
-  if (value === undefined) return []
-  if (!Array.isArray(value)) throw new DesignError(`${where(doc, path)} must be a list`)
-  return value.map((item, i) => {
-    if (typeof item !== 'string' || !LINE.test(item)) throw new DesignError(`${where(doc, `${path}[${i}]`)} must be a string on one line, without quotes or backslashes`)
-    return item
-  })
-}
-
-function port (doc: DesignDocument, path: string): number {
-  const value = requireDataAt(doc, path)
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 65535) throw new DesignError(`${where(doc, path)} must be a port number (1-65535)`)
-  return value
 }
 
 /** systemd Environment= value: `%` starts a specifier there, so it is doubled. */
@@ -158,76 +106,6 @@ function clusterDomainOf (network: DesignDocument, kubeadm: boolean): string {
   return value
 }
 
-/** Bytes fetched from HostSystem `url` and `tar_url` sources, by URL (the route fetches them first). */
-export type RemoteFiles = Map<string, Buffer>
-
-const SOURCE_KEYS = ['content', 'symlink', 'url', 'tar_url'] as const
-
-/** The URLs a design's HostSystem files are fetched from (spec §6.8); each must be http(s). */
-export function remoteFileUrls (documents: DesignDocument[]): string[] {
-  const hostSystem = documents.find((d) => d.schema === 'promenade/HostSystem/v1')
-  const files = dataAt(hostSystem, 'files')
-  const urls = new Set<string>()
-  for (const [i, item] of (Array.isArray(files) ? files : []).entries()) {
-    const file = record(item)
-    for (const key of ['url', 'tar_url'] as const) {
-      const value = file[key]
-      if (value === undefined) continue
-      if (typeof value !== 'string' || !/^https?:\/\/[^/\s]+/.test(value)) {
-        throw new DesignError(`${where(hostSystem as DesignDocument, `files[${i}].${key}`)} must be an http(s) URL`)
-      }
-      urls.add(value)
-    }
-  }
-  return [...urls]
-}
-
-/** HostSystem `files` as archive entries: content, symlink, a fetched url, or one member of a fetched tarball. */
-async function hostSystemFiles (hostSystem: DesignDocument, remote: RemoteFiles): Promise<TarEntry[]> {
-  const files = dataAt(hostSystem, 'files')
-  if (files !== undefined && !Array.isArray(files)) throw new DesignError(`${where(hostSystem, 'files')} must be a list`)
-  const entries: TarEntry[] = []
-  for (const [i, item] of (files as unknown[] ?? []).entries()) entries.push(await hostSystemFile(hostSystem, item, i, remote))
-  return entries
-}
-
-/** One HostSystem file as an archive entry; a tarball member is unpacked off the event loop. */
-async function hostSystemFile (hostSystem: DesignDocument, item: unknown, i: number, remote: RemoteFiles): Promise<TarEntry> {
-  const file = record(item)
-  const at = (key: string): string => where(hostSystem, `files[${i}].${key}`)
-  const path = file.path
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
-  if (typeof path !== 'string' || !path.startsWith('/') || path.split('/').includes('..') || /[\u0000-\u001f]/.test(path) || path === '/') {
-    throw new DesignError(`${at('path')} must be an absolute file path without '..' or control characters`)
-  }
-  const mode = file.mode ?? 0o644
-  if (typeof mode !== 'number' || !Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new DesignError(`${at('mode')} must be a file mode (0-4095, YAML 0755 is 493)`)
-  const sources = SOURCE_KEYS.filter((key) => file[key] !== undefined)
-  if (sources.length !== 1) throw new DesignError(`${where(hostSystem, `files[${i}]`)} (${path}) needs exactly one of content, symlink, url or tar_url`)
-  const entry = { path: path.slice(1), mode }
-  if (file.content !== undefined) {
-    if (typeof file.content !== 'string') throw new DesignError(`${at('content')} must be a string`)
-    return { ...entry, content: file.content }
-  }
-  if (file.symlink !== undefined) {
-    if (typeof file.symlink !== 'string' || file.symlink === '') throw new DesignError(`${at('symlink')} must be a path`)
-    return { ...entry, symlink: file.symlink }
-  }
-  const url = String(file.url ?? file.tar_url)
-  const bytes = remote.get(url)
-  if (bytes === undefined) throw new DesignError(`${at(file.url === undefined ? 'tar_url' : 'url')}: ${url} was not fetched`)
-  if (file.url !== undefined) return { ...entry, content: bytes }
-  if (typeof file.tar_path !== 'string' || file.tar_path === '') throw new DesignError(`${at('tar_path')} must name the member of ${url} to use`)
-  let member: Buffer | undefined
-  try {
-    member = await tarMember(bytes, file.tar_path)
-  } catch (error) {
-    throw new DesignError(`${at('tar_url')}: ${url} is ${(error as Error).message}`)
-  }
-  if (member === undefined) throw new DesignError(`${at('tar_path')}: ${url} has no file ${file.tar_path}`)
-  return { ...entry, content: member }
-}
-
 /** The payload files for this node, in archive order (spec §6.8). */
 export async function payloadFiles (
   design: DesignIndex,
@@ -246,8 +124,9 @@ export async function payloadFiles (
   const apiserverPort = port(network, 'kubernetes.apiserver_port')
   const dockerConfig = requireDataAt(docker, 'config')
   if (!isObject(dockerConfig)) throw new DesignError(`${where(docker, 'config')} must be a mapping`)
-  const haproxyImage = word(hostSystem, 'images.haproxy', requireDataAt(hostSystem, 'images.haproxy'))
-  const helmImage = String(dataAt(hostSystem, 'images.helm.helm') ?? '')
+  const haproxyImage = imageRef(hostSystem, 'images.haproxy', requireDataAt(hostSystem, 'images.haproxy'))
+  const helm = dataAt(hostSystem, 'images.helm.helm')
+  const helmImage = helm === undefined ? '' : imageRef(hostSystem, 'images.helm.helm', helm)
   const clusterCa = pem(design, 'deckhand/CertificateAuthority/v1', 'kubernetes')
   const kubeletCa = design.find('deckhand/CertificateAuthority/v1', 'kubelet') === undefined ? clusterCa : pem(design, 'deckhand/CertificateAuthority/v1', 'kubelet')
   const adminCert = pem(design, 'deckhand/Certificate/v1', 'admin')
@@ -342,61 +221,6 @@ export async function payloadFiles (
   return files
 }
 
-function haproxyWrapper (image: string): string {
-  return `#!/usr/bin/env bash
-# Runs a temporary haproxy in docker until the cluster's own haproxy static pod takes over.
-set -u
-IMAGE=${shellQuote(image)}
-while true; do
-  if systemctl -q is-active kubelet && [ -e /etc/kubernetes/manifests/haproxy.yaml ]; then
-    docker rm -f haproxy >/dev/null 2>&1 || true
-    exit 0
-  fi
-  if [ -z "$(docker ps -q --filter name=^haproxy$)" ]; then
-    docker run --rm -d --net host -v /etc/promenade/haproxy:/usr/local/etc/haproxy:ro --name haproxy "$IMAGE" || true
-  fi
-  sleep 5
-done
-`
-}
-
-function helmWrapper (image: string): string {
-  return `#!/usr/bin/env bash
-# Runs helm from its image with host networking and the admin kubeconfig.
-set -eu
-IMAGE=${shellQuote(image)}
-exec docker run --rm --net host -v /etc/kubernetes/admin:/etc/kubernetes/admin:ro -e KUBECONFIG=/etc/kubernetes/admin/kubeconfig.yaml -v "$(pwd)":/target -w /target "$IMAGE" helm "$@"
-`
-}
-
-const TEARDOWN = `#!/usr/bin/env bash
-# Removes this node from the cluster: refuses unless at least two nodes are Ready.
-set -eu
-export KUBECONFIG=/etc/kubernetes/admin/kubeconfig.yaml
-NODE=$(hostname)
-READY=$(kubectl get nodes --no-headers | awk '$2 == "Ready"' | wc -l)
-if [ "$READY" -lt 2 ]; then echo "refusing: fewer than two Ready nodes" >&2; exit 1; fi
-kubectl drain --ignore-daemonsets --delete-emptydir-data --force "$NODE"
-for label in $(kubectl get node "$NODE" -o go-template='{{range $k, $v := .metadata.labels}}{{$k}} {{end}}'); do
-  case "$label" in *kubernetes.io*) ;; *) kubectl label node "$NODE" "$label-" ;; esac
-done
-systemctl stop kubelet
-systemctl disable kubelet
-docker ps -aq | xargs -r docker rm -f
-`
-
-const DEBUG_REPORT = `#!/usr/bin/env bash
-# Collects pod logs, objects and network state into a tarball for support.
-set -u
-export KUBECONFIG=/etc/kubernetes/admin/kubeconfig.yaml
-DIR=$(mktemp -d)
-kubectl get pods --all-namespaces -o wide > "$DIR/pods.txt" 2>&1
-kubectl get all --all-namespaces -o yaml > "$DIR/objects.yaml" 2>&1
-iptables-save > "$DIR/iptables.txt" 2>&1
-tar -czf "debug-$(hostname).tgz" -C "$DIR" .
-rm -rf "$DIR"
-`
-
 /** Everything the script needs from the design and parameters, checked before any text is produced. */
 export async function buildJoinScript (
   documents: DesignDocument[],
@@ -432,11 +256,13 @@ export async function buildJoinScript (
   const keys = [...common.keys, ...join.keys]
   const packages = [...common.packages, ...join.packages]
   const units = record(dataAt(hostSystem, 'systemd_units'))
+  Object.keys(units).forEach((unit, i) => systemdUnit(hostSystem, i, unit))
+  // `--` as well: whatever follows it is a unit, never an option
   const unitCommands = ['enable', 'start', 'stop', 'disable', 'mask'].flatMap((action) =>
-    Object.entries(units).filter(([, flags]) => record(flags)[action] === true).map(([unit]) => `systemctl ${action} ${shellQuote(unit)}`))
+    Object.entries(units).filter(([, flags]) => record(flags)[action] === true).map(([unit]) => `systemctl ${action} -- ${shellQuote(unit)}`))
   const proxyUrl = proxyUrlOf(network)
   const noProxy = noProxyOf(network, proxyUrl, clusterDomainOf(network, params.dynamicLabels.includes('kubeadm=enabled')))
-  const dnsChecks = words(network, 'dns.bootstrap_validation_checks')
+  const dnsChecks = dnsNames(network, 'dns.bootstrap_validation_checks')
   const lines: string[] = [
     '#!/usr/bin/env bash',
     `# Join script for node ${params.hostname}, generated by the Slipway bootstrap service.`,
@@ -556,7 +382,7 @@ export async function buildJoinScript (
     '  sleep 10',
     'done',
     'if [ "${#APT_PACKAGES[@]}" -gt 0 ]; then',
-    '  until DEBIAN_FRONTEND=noninteractive apt-get install -o Dpkg::Options::=--force-confold -y --no-install-recommends "${APT_PACKAGES[@]}"; do',
+    '  until DEBIAN_FRONTEND=noninteractive apt-get install -o Dpkg::Options::=--force-confold -y --no-install-recommends -- "${APT_PACKAGES[@]}"; do',
     '    if [ "$(date +%s)" -gt "$apt_deadline" ]; then log "package installation timed out"; exit 1; fi',
     '    sleep 10',
     '  done',
