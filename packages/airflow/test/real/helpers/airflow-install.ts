@@ -18,6 +18,8 @@ async function unavailableReason (): Promise<string | undefined> {
 
 /** Why the real Airflow cannot run here, or undefined when it can. */
 export const UNAVAILABLE = await unavailableReason()
+// said once per file as well: a run's summary lists skipped suites without their names
+if (UNAVAILABLE !== undefined) console.warn(`real Airflow ${AIRFLOW_VERSION} tests skipped: ${UNAVAILABLE}`)
 
 /** A describe that runs on the real Airflow, or is skipped visibly, the reason in its name. */
 export function onRealAirflow (title: string, body: () => void): void {

@@ -60,6 +60,17 @@ async function freePort (): Promise<number> {
   })
 }
 
+/** Stages examples/site (global, then site appended) and commits it. */
+export async function commitExampleSite (api: Api): Promise<void> {
+  const yaml = (name: string) => ({ body: readFileSync(join(SITE, `${name}.yaml`), 'utf8'), type: 'application/x-yaml' })
+  const global = await api.call('POST', '/configdocs/global', yaml('global'))
+  expect(global.status, global.text).toBe(201)
+  const site = await api.call('POST', '/configdocs/site?buffermode=append', yaml('site'))
+  expect(site.status, site.text).toBe(201)
+  const commit = await api.call('POST', '/commitconfigdocs')
+  expect(commit.status, commit.text).toBe(200)
+}
+
 /** The stack for this file (nothing starts when the real Airflow is unavailable: the suites are skipped). */
 export function realStack (name: string, adminToken = `${name}-admin-token`): RealStack {
   const lines: string[] = []
@@ -143,14 +154,7 @@ export function realStack (name: string, adminToken = `${name}-admin-token`): Re
         writeFileSync(file, '{}')
       }
     },
-    async commitSite () {
-      const global = await started().call('POST', '/configdocs/global', { body: readFileSync(join(SITE, 'global.yaml'), 'utf8'), type: 'application/x-yaml' })
-      expect(global.status, global.text).toBe(201)
-      const site = await started().call('POST', '/configdocs/site?buffermode=append', { body: readFileSync(join(SITE, 'site.yaml'), 'utf8'), type: 'application/x-yaml' })
-      expect(site.status, site.text).toBe(201)
-      const commit = await started().call('POST', '/commitconfigdocs')
-      expect(commit.status, commit.text).toBe(200)
-    },
+    commitSite: async () => { await commitExampleSite(started()) },
     async nodes () {
       const drydock = await siteGet<Array<{ hostname: string, status_name: string, power_state: string }>>('/api/v1.0/nodes')
       const kube = await siteGet<{ items: Array<{ metadata: { name: string, resourceVersion: string, labels?: Record<string, string> } }> }>('/api/v1/nodes')
