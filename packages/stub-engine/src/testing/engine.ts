@@ -7,6 +7,9 @@ import type { DAGRunResponse, TaskInstanceResponse } from '@slipway/airflow-cont
 
 export const TEST_SECRET = 'test-secret-for-stub-engine'
 
+/** waitRun's deadline unless a test gives its own. */
+export const WAIT_RUN_MS = 30_000
+
 export interface Reply<T = any> { status: number, body: T, headers: Headers, text: string }
 
 export interface TestEngine {
@@ -14,7 +17,10 @@ export interface TestEngine {
   token: string
   close: () => Promise<void>
   call: <T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply<T>>
-  /** Polls a run until `done(run)` holds (default: finished); fails the test after `timeoutMs`. */
+  /**
+   * Polls a run until `done(run)` holds (default: finished); fails the test after `timeoutMs` (default 30 s: a run
+   * of a few milliseconds alone can take seconds on a machine whose cores are busy with other work).
+   */
   waitRun: (dagId: string, runId: string, done?: (run: DAGRunResponse) => boolean, timeoutMs?: number) => Promise<DAGRunResponse>
   tis: (dagId: string, runId: string) => Promise<TaskInstanceResponse[]>
   trigger: (dagId: string, runId: string, conf?: Record<string, unknown>) => Promise<Reply<DAGRunResponse>>
@@ -71,13 +77,13 @@ export async function startTestEngine (env: Record<string, string> = {}, effects
     token,
     close,
     call,
-    async waitRun (dagId, runId, done = (r) => r.state === 'success' || r.state === 'failed', timeoutMs = 10_000) {
+    async waitRun (dagId, runId, done = (r) => r.state === 'success' || r.state === 'failed', timeoutMs = WAIT_RUN_MS) {
       const until = Date.now() + timeoutMs
       for (;;) {
         const reply = await call<DAGRunResponse>('GET', `/api/v2/dags/${encodeURIComponent(dagId)}/dagRuns/${encodeURIComponent(runId)}`)
         expect(reply.status).toBe(200)
         if (done(reply.body)) return reply.body
-        if (Date.now() > until) throw new Error(`run ${dagId}/${runId} did not reach the expected state; last ${JSON.stringify(reply.body.state)}`)
+        if (Date.now() > until) throw new Error(`run ${dagId}/${runId} did not reach the expected state within ${timeoutMs} ms; last ${JSON.stringify(reply.body.state)}`)
         await new Promise((resolve) => setTimeout(resolve, 10))
       }
     },

@@ -1,32 +1,65 @@
 // Pause, unpause, stop, clear and marking task instances (spec/engine.md §4.5, §4.6, §4.11, §5), DAGs paused
 // at creation, max_active_runs, and state kept across a restart with ENGINE_DATA_DIR.
+// A task that must still be running when the test looks is held by the hang injection (conf.stub.hang) and let go
+// by marking it a success, never raced with a short task duration; "nothing happens" is checked after the
+// scheduler has been seen to go round many times, not after a fixed sleep.
 import { mkdtempSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { startTestEngine, stateOf, type TestEngine } from '../helpers/engine.ts'
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** Polls `probe` until it answers something; fails naming `what` after a deadline generous for a busy machine. */
+async function until<T> (what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
 
 async function waitTask (engine: TestEngine, dag: string, run: string, task: string, state: string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (stateOf(await engine.tis(dag, run))[task] === state) return
-    await sleep(5)
-  }
-  throw new Error(`${task} never reached ${state}`)
+  await until(`${dag}/${run}: ${task} to be ${state}`, async () => stateOf(await engine.tis(dag, run))[task] === state ? true : undefined)
+}
+
+/** Lets a task held by the hang injection go: marked a success, it ends and its run goes on. */
+async function release (engine: TestEngine, dag: string, run: string, task: string): Promise<void> {
+  const marked = await engine.call('PATCH', `/api/v2/dags/${dag}/dagRuns/${run}/taskInstances/${task}`, { new_state: 'success' })
+  expect(marked.status, `marking ${dag}/${run} ${task} a success`).toBe(200)
+}
+
+let rounds = 0
+/**
+ * Returns once the scheduler has gone round many times: a deploy_site run of its own (the DAG unpaused for it) is
+ * followed through its 17 steps to its end, each step several ticks. What was to stay as it was has had every
+ * chance to move by then, however slow the machine.
+ */
+async function schedulerGoesRound (engine: TestEngine): Promise<void> {
+  expect((await engine.call('PATCH', '/api/v2/dags/deploy_site', { is_paused: false })).status).toBe(200)
+  const runId = `rounds-${++rounds}`
+  expect((await engine.trigger('deploy_site', runId)).status).toBe(200)
+  const run = await engine.waitRun('deploy_site', runId)
+  expect(['success', 'failed']).toContain(run.state)
 }
 
 describe('pause and unpause (DAG-wide is_paused)', () => {
   it('lets running tasks finish, schedules nothing new, keeps the run running, and resumes on unpause', async () => {
-    const engine = await startTestEngine({ ENGINE_TASK_MS: '150' })
-    await engine.trigger('test_site', 'P1')
+    const engine = await startTestEngine()
+    // the first task runs until it is let go: it is still running when the DAG is paused
+    await engine.trigger('test_site', 'P1', { stub: { hang: ['action_xcom'] } })
     await waitTask(engine, 'test_site', 'P1', 'action_xcom', 'running')
     const paused = await engine.call('PATCH', '/api/v2/dags/test_site', { is_paused: true })
     expect(paused.status).toBe(200)
     expect(paused.body).toMatchObject({ dag_id: 'test_site', is_paused: true })
 
+    // the pause stops nothing: the task still runs, and ends as a success when let go
+    await schedulerGoesRound(engine)
+    expect(stateOf(await engine.tis('test_site', 'P1')).action_xcom).toBe('running')
+    await release(engine, 'test_site', 'P1', 'action_xcom')
     await waitTask(engine, 'test_site', 'P1', 'action_xcom', 'success')
-    await sleep(100)
+    await schedulerGoesRound(engine)
     const held = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/P1')
     expect(held.body.state).toBe('running')
     expect(stateOf(await engine.tis('test_site', 'P1'))).toEqual({ action_xcom: 'success', 'preflight.ucp_preflight_check': null, deployment_configuration: null, armada_test_releases: null })
@@ -42,7 +75,7 @@ describe('pause and unpause (DAG-wide is_paused)', () => {
     expect((await engine.call('GET', '/api/v2/dags/deploy_site')).body.is_paused).toBe(true)
     const triggered = await engine.trigger('test_site', 'Q1')
     expect(triggered.status).toBe(200)
-    await sleep(80)
+    await schedulerGoesRound(engine)
     const waiting = await engine.call('GET', '/api/v2/dags/test_site/dagRuns/Q1')
     expect(waiting.body).toMatchObject({ state: 'queued', start_date: null })
     expect(new Set((await engine.tis('test_site', 'Q1')).map((t) => t.state))).toEqual(new Set([null]))
@@ -61,12 +94,15 @@ describe('pause and unpause (DAG-wide is_paused)', () => {
   })
 
   it('keeps runs beyond max_active_runs queued until a slot frees', async () => {
-    const engine = await startTestEngine({ ENGINE_MAX_ACTIVE_RUNS: '1', ENGINE_TASK_MS: '30' })
-    await engine.trigger('test_site', 'M1')
+    const engine = await startTestEngine({ ENGINE_MAX_ACTIVE_RUNS: '1' })
+    // M1's first task runs until it is let go: M1 holds the DAG's one slot for as long as the test looks
+    await engine.trigger('test_site', 'M1', { stub: { hang: ['action_xcom'] } })
     await engine.trigger('test_site', 'M2')
-    await engine.waitRun('test_site', 'M1', (r) => r.state === 'running')
-    expect((await engine.call('GET', '/api/v2/dags/test_site/dagRuns/M2')).body.state).toBe('queued')
-    await engine.waitRun('test_site', 'M1')
+    await waitTask(engine, 'test_site', 'M1', 'action_xcom', 'running')
+    await schedulerGoesRound(engine)
+    expect((await engine.call('GET', '/api/v2/dags/test_site/dagRuns/M2')).body).toMatchObject({ state: 'queued', start_date: null })
+    await release(engine, 'test_site', 'M1', 'action_xcom')
+    expect((await engine.waitRun('test_site', 'M1')).state).toBe('success')
     expect((await engine.waitRun('test_site', 'M2')).state).toBe('success')
   })
 })
@@ -87,7 +123,7 @@ describe('stop (PATCH the run to failed)', () => {
       'Injected hang: the task runs until it is stopped', 'State of this instance has been externally set to failed. Terminating instance.'
     ]))
     expect(log.body.continuation_token).toBeNull()
-    await sleep(50)
+    await schedulerGoesRound(engine)
     expect((await engine.call('GET', '/api/v2/dags/test_site/dagRuns/S1')).body.state).toBe('failed')
   })
 
@@ -150,10 +186,18 @@ describe('clear', () => {
   })
 
   it('restarts a task that is running when cleared: restarting, then a new try', async () => {
-    const engine = await startTestEngine({ ENGINE_TASK_MS: '120' })
-    await engine.trigger('test_site', 'C3')
+    const engine = await startTestEngine()
+    // action_xcom runs until it is let go, in each of its tries
+    await engine.trigger('test_site', 'C3', { stub: { hang: ['action_xcom'] } })
     await waitTask(engine, 'test_site', 'C3', 'action_xcom', 'running')
-    await engine.call('POST', '/api/v2/dags/test_site/clearTaskInstances', { dag_run_id: 'C3', task_ids: ['action_xcom'], only_failed: false, dry_run: false })
+    const cleared = await engine.call('POST', '/api/v2/dags/test_site/clearTaskInstances', { dag_run_id: 'C3', task_ids: ['action_xcom'], only_failed: false, dry_run: false })
+    expect(cleared.status).toBe(200)
+    expect(cleared.body.task_instances).toEqual([expect.objectContaining({ task_id: 'action_xcom', state: 'restarting' })])
+    await until('C3: action_xcom running its try 2', async () => {
+      const ti = (await engine.tis('test_site', 'C3')).find((t) => t.task_id === 'action_xcom')!
+      return ti.try_number === 2 && ti.state === 'running' ? true : undefined
+    })
+    await release(engine, 'test_site', 'C3', 'action_xcom')
     expect((await engine.waitRun('test_site', 'C3')).state).toBe('success')
     const ti = (await engine.tis('test_site', 'C3')).find((t) => t.task_id === 'action_xcom')!
     expect(ti.try_number).toBe(2)
@@ -210,7 +254,7 @@ describe('PATCH a task instance of a finished run (set_task_instance_state)', ()
     const marked = await engine.call('PATCH', '/api/v2/dags/test_site/dagRuns/T3/taskInstances/armada_test_releases', { new_state: 'skipped' })
     expect(marked.status).toBe(200)
     expect(marked.body.task_instances[0]).toMatchObject({ task_id: 'armada_test_releases', state: 'skipped' })
-    await sleep(30)
+    await schedulerGoesRound(engine)
     expect((await engine.call('GET', '/api/v2/dags/test_site/dagRuns/T3')).body.state).toBe('failed')
     expect(stateOf(await engine.tis('test_site', 'T3')).deployment_configuration).toBe('failed')
   })
@@ -258,21 +302,24 @@ describe('ENGINE_DATA_DIR', () => {
   it('keeps DAG flags, runs and logs across a restart, and an unfinished run continues', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stub-engine-'))
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
-    const first = await startTestEngine({ ENGINE_DATA_DIR: dir, ENGINE_TASK_MS: '40' })
+    const first = await startTestEngine({ ENGINE_DATA_DIR: dir })
     await first.trigger('test_site', 'K1')
     await first.waitRun('test_site', 'K1')
     await first.call('PATCH', '/api/v2/dags/deploy_site', { is_paused: true })
-    await first.trigger('test_site', 'K2')
+    // K2's first task runs until it is let go: it is running when the engine closes, and again after the restart
+    await first.trigger('test_site', 'K2', { stub: { hang: ['action_xcom'] } })
     await waitTask(first, 'test_site', 'K2', 'action_xcom', 'running')
     await first.close()
     expect(existsSync(join(dir, 'engine-state.json'))).toBe(true)
 
-    const second = await startTestEngine({ ENGINE_DATA_DIR: dir, ENGINE_TASK_MS: '5' })
+    const second = await startTestEngine({ ENGINE_DATA_DIR: dir })
     expect((await second.call('GET', '/api/v2/dags/deploy_site')).body.is_paused).toBe(true)
     const k1 = await second.call('GET', '/api/v2/dags/test_site/dagRuns/K1')
     expect(k1.body.state).toBe('success')
     const log = await second.call('GET', '/api/v2/dags/test_site/dagRuns/K1/taskInstances/action_xcom/logs/1')
     expect(log.body.content.at(-1).event).toMatch(/^Marking task as SUCCESS/)
+    await waitTask(second, 'test_site', 'K2', 'action_xcom', 'running')
+    await release(second, 'test_site', 'K2', 'action_xcom')
     expect((await second.waitRun('test_site', 'K2')).state).toBe('success')
     const resumed = await second.call('GET', '/api/v2/dags/test_site/dagRuns/K2/taskInstances/action_xcom/logs/1')
     expect(resumed.body.content.map((l: { event: string }) => l.event)).toContain('*** The engine restarted while this try was running: the try runs again')

@@ -5,7 +5,7 @@ import { DAG_RUN_STATES, TASK_INSTANCE_STATES, type TaskInstanceHistoryResponse 
 import { startTestEngine, stateOf } from '../helpers/engine.ts'
 
 /** Polls `probe` until it answers something; fails naming `what` after a generous deadline. */
-async function until<T> (what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+async function until<T> (what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await probe()

@@ -6,12 +6,13 @@ import { startTestEngine, type TestEngine } from '../helpers/engine.ts'
 
 const TI = '/api/v2/dags/test_site/dagRuns/T1/taskInstances'
 
-async function until<T> (what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 10_000
+/** Polls `probe` until it answers something; fails naming `what` after a deadline generous for a busy machine. */
+async function until<T> (what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await probe()
     if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
 }
@@ -57,22 +58,42 @@ describe('task instances and tries', () => {
     expect(after.map((t) => t.id)).toEqual([...after.map((t) => t.id)].sort())
   })
 
-  it('gives a retry a new id, and keeps the failed try\'s continuation token good after that', async () => {
-    const engine = await startTestEngine({ ENGINE_TASK_MS: '200' })
-    await engine.trigger('test_site', 'T1', { stub: { fail: { armada_test_releases: 1 }, retries: { armada_test_releases: 1 } } })
+  it('gives a try the scheduler retries a new id: the first task, retried, lists after the instances made with the run', async () => {
+    const engine = await startTestEngine()
+    await engine.trigger('test_site', 'T1', { stub: { fail: { action_xcom: 1 }, retries: { action_xcom: 1 } } })
+    const made = (await engine.tis('test_site', 'T1')).map((t) => t.id)
+    expect((await engine.waitRun('test_site', 'T1')).state).toBe('success')
+    const after = await engine.tis('test_site', 'T1')
+    const retried = after.find((t) => t.task_id === 'action_xcom')!
+    expect(retried).toMatchObject({ state: 'success', try_number: 2 })
+    expect(made).not.toContain(retried.id)
+    expect(after.map((t) => t.task_id)).toEqual(['preflight.ucp_preflight_check', 'deployment_configuration', 'armada_test_releases', 'action_xcom'])
+  })
+
+  it('keeps a try\'s continuation token good after the instance has taken a new id for its next try', async () => {
+    const engine = await startTestEngine()
+    // every try of armada_test_releases runs until it is stopped or let go: try 1 is running when its log is read,
+    // then cleared while running it ends (restarting) and try 2 starts under a new id
+    await engine.trigger('test_site', 'T1', { stub: { hang: ['armada_test_releases'] } })
     const token = await until('a token of running try 1', async () => {
       const log = await engine.call('GET', `${TI}/armada_test_releases/logs/1`)
-      return log.status === 200 && typeof log.body.continuation_token === 'string' ? log.body.continuation_token as string : undefined
+      const hanging = log.status === 200 && log.body.content.some((l: { event: string }) => l.event.startsWith('Injected hang'))
+      return hanging && typeof log.body.continuation_token === 'string' ? log.body.continuation_token as string : undefined
     })
     const firstId = (await stateOf(engine, 'armada_test_releases')).id
-    const second = await until('try 2', async () => {
+    const cleared = await engine.call('POST', '/api/v2/dags/test_site/clearTaskInstances', { dag_run_id: 'T1', task_ids: ['armada_test_releases'], only_failed: false, dry_run: false })
+    expect(cleared.status).toBe(200)
+    const second = await until('try 2 running', async () => {
       const ti = await stateOf(engine, 'armada_test_releases')
-      return ti.try_number === 2 ? ti : undefined
+      return ti.try_number === 2 && ti.state === 'running' ? ti : undefined
     })
     expect(second.id).not.toBe(firstId)
     const rest = await engine.call('GET', `${TI}/armada_test_releases/logs/1?token=${encodeURIComponent(token)}`)
     expect(rest.status).toBe(200)
     expect(rest.body.continuation_token).toBeNull()
-    expect(rest.body.content.at(-1).event).toMatch(/^Marking task as UP_FOR_RETRY/)
+    expect(rest.body.content.at(-1).event).toMatch(/cleared while running/)
+    const marked = await engine.call('PATCH', `${TI}/armada_test_releases`, { new_state: 'success' })
+    expect(marked.status).toBe(200)
+    expect((await engine.waitRun('test_site', 'T1')).state).toBe('success')
   })
 })
