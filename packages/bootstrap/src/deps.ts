@@ -32,15 +32,17 @@ function fileHostsOf (config: Config, designHosts: DesignHosts): DesignHosts {
 export function createDeps (config: Config) {
   const metrics = config.METRICS_ENABLED ? createMetrics('bootstrap') : undefined
   const designHosts = designHostsOf(config)
+  // the process's one service token: the authenticator (Keystone) and the design fetcher share its login
+  const serviceToken = serviceTokenFromConfig(config)
   return {
     metrics,
-    authenticator: authenticatorFromConfig(config),
+    authenticator: authenticatorFromConfig(config, { serviceToken }),
     policy: policyFromConfig(config, POLICY_DEFAULTS),
     fetchDesign: createDesignFetcher({
       timeoutMs: config.DESIGN_TIMEOUT_MS,
       maxBytes: config.DESIGN_MAX_BYTES,
       limits: { maxDocuments: config.DESIGN_MAX_DOCUMENTS, maxTokens: config.DESIGN_MAX_TOKENS },
-      serviceAuth: serviceTokenFromConfig(config),
+      serviceAuth: serviceToken,
       designHosts,
       metrics
     }),

@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { createStaticAuthenticator } from '../src/auth/static.ts'
 import { createKeystoneAuthenticator, createKeystoneServiceToken } from '../src/auth/keystone.ts'
 import { errorBody, ServiceUnavailableError } from '../src/errors.ts'
-import { AuthConfigSchema, authenticatorFromConfig } from '../src/auth/from-config.ts'
+import { AuthConfigSchema, authenticatorFromConfig, serviceTokenFromConfig, type AuthConfig } from '../src/auth/from-config.ts'
 import { keystoneChallenge } from '../src/auth/identity.ts'
 import { readConfig } from '../src/config.ts'
 
@@ -194,16 +194,19 @@ describe('keystone token provider', () => {
   })
 })
 
+/** The configuration's authenticator over its own service token, as a composition root builds it. */
+const fromConfig = (config: AuthConfig) => authenticatorFromConfig(config, { serviceToken: serviceTokenFromConfig(config) })
+
 describe('WWW-Authenticate on a 401', () => {
   it('names the identity service in double quotes (RFC 7235 auth-param, as keystonemiddleware sends it)', () => {
-    const keystone = authenticatorFromConfig(readConfig(AuthConfigSchema, { AUTH_PROVIDER: 'keystone', KEYSTONE_AUTH_URL: 'http://keystone:5000/v3' }))
+    const keystone = fromConfig(readConfig(AuthConfigSchema, { AUTH_PROVIDER: 'keystone', KEYSTONE_AUTH_URL: 'http://keystone:5000/v3' }))
     expect(keystone.wwwAuthenticate).toBe('Keystone uri="http://keystone:5000/v3"')
   })
 
   it('names the configured AUTH_URI on the static-token stack, and no identity service when none is configured', () => {
-    const named = authenticatorFromConfig(readConfig(AuthConfigSchema, { AUTH_PROVIDER: 'static', AUTH_URI: 'https://id.example:5000/v3' }))
+    const named = fromConfig(readConfig(AuthConfigSchema, { AUTH_PROVIDER: 'static', AUTH_URI: 'https://id.example:5000/v3' }))
     expect(named.wwwAuthenticate).toBe('Keystone uri="https://id.example:5000/v3"')
-    expect(authenticatorFromConfig(readConfig(AuthConfigSchema, {})).wwwAuthenticate).toBe('X-Auth-Token realm="slipway"')
+    expect(fromConfig(readConfig(AuthConfigSchema, {})).wwwAuthenticate).toBe('X-Auth-Token realm="slipway"')
   })
 
   it('escapes a quote or backslash in the URI, so the quoted string stays one parameter', () => {

@@ -141,11 +141,11 @@ async function startKeystone () {
 }
 
 describe('one service token per process', () => {
-  it('shares one login between the authenticator and the outbound calls of one configuration', async () => {
+  it('shares one login between the authenticator and the outbound calls given the same service token', async () => {
     const keystone = await startKeystone()
     const config = readConfig(AuthConfigSchema, { AUTH_PROVIDER: 'keystone', KEYSTONE_AUTH_URL: keystone.url, KEYSTONE_USERNAME: 'slipway', KEYSTONE_PASSWORD: 'secret' })
-    const auth = authenticatorFromConfig(config)
     const outbound = serviceTokenFromConfig(config)
+    const auth = authenticatorFromConfig(config, { serviceToken: outbound })
     expect(await auth.authenticate('caller')).toMatchObject({ userName: 'operator' })
     const token = await outbound.token()
     expect(keystone.counts).toEqual({ logins: 1, validations: 1 })

@@ -17,6 +17,7 @@ import { createEngineWatch, type EngineWatch } from './domain/engine-watch.ts'
 import { POLICY_DEFAULTS } from './policy.ts'
 
 export async function createDeps (config: Config, options: { log?: (error: unknown) => void } = {}) {
+  // the process's one service token: every client and the authenticator (Keystone) share its login
   const serviceAuth = serviceTokenFromConfig(config)
   const metrics = config.METRICS_ENABLED ? createMetrics('orchestrator') : undefined
   const repos = await openDatabase(config)
@@ -77,7 +78,7 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
     () => actions.reconcileStatus()?.orphans)
   return {
     repos,
-    authenticator: authenticatorFromConfig(config),
+    authenticator: authenticatorFromConfig(config, { serviceToken: serviceAuth }),
     policy: policyFromConfig(config, POLICY_DEFAULTS),
     configdocs,
     actions,

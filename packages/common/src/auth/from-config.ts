@@ -37,25 +37,19 @@ function keystoneOptions (config: AuthConfig) {
   }
 }
 
-// one service token per process: the authenticator validating callers and the clients calling out share the one
-// login made for a configuration, rather than each logging in on its own
-const keystoneServiceTokens = new WeakMap<AuthConfig, ServiceTokenSource>()
-
-function keystoneServiceToken (config: AuthConfig): ServiceTokenSource {
-  let source = keystoneServiceTokens.get(config)
-  if (source === undefined) {
-    source = createKeystoneServiceToken(keystoneOptions(config))
-    keystoneServiceTokens.set(config, source)
-  }
-  return source
-}
-
-/** The authenticator the configuration names; with Keystone it shares `serviceTokenFromConfig(config)`'s token. */
-export function authenticatorFromConfig (config: AuthConfig, onReloadError?: (error: unknown) => void): Authenticator {
-  if (config.AUTH_PROVIDER === 'keystone') return createKeystoneAuthenticator({ ...keystoneOptions(config), serviceToken: keystoneServiceToken(config) })
+/**
+ * The authenticator the configuration names. With Keystone it validates callers' tokens using `serviceToken`, the
+ * process's own token: the composition root builds that one source (`serviceTokenFromConfig`) and hands the same
+ * object to this authenticator and to every outbound client, so the process logs in once, not once per user of it.
+ */
+export function authenticatorFromConfig (
+  config: AuthConfig,
+  options: { serviceToken: ServiceTokenSource, onReloadError?: (error: unknown) => void }
+): Authenticator {
+  if (config.AUTH_PROVIDER === 'keystone') return createKeystoneAuthenticator({ ...keystoneOptions(config), serviceToken: options.serviceToken })
   return config.AUTH_TOKENS_FILE === ''
     ? createStaticAuthenticator({ tokens: {}, authUri: config.AUTH_URI })
-    : createStaticAuthenticator({ file: config.AUTH_TOKENS_FILE, authUri: config.AUTH_URI, onReloadError })
+    : createStaticAuthenticator({ file: config.AUTH_TOKENS_FILE, authUri: config.AUTH_URI, onReloadError: options.onReloadError })
 }
 
 /** What the operator should hear at start-up about this identity setup: a static provider without tokens refuses everyone. */
@@ -64,10 +58,13 @@ export function authStartupWarnings (config: AuthConfig): string[] {
   return ['AUTH_TOKENS_FILE is not set: no token is valid, so every request but health answers 401 (set AUTH_TOKENS_FILE to a YAML file `tokens: {<token>: {user, roles: [admin]}}`)']
 }
 
-/** How the service authenticates its own outbound calls under this configuration (one source per config object). */
+/**
+ * How the service authenticates its own outbound calls under this configuration. Each call makes a new source (with
+ * Keystone, a new login): build it once per process and pass it to whatever calls out or validates tokens.
+ */
 export function serviceTokenFromConfig (config: AuthConfig): ServiceTokenSource {
   return config.AUTH_PROVIDER === 'keystone'
-    ? keystoneServiceToken(config)
+    ? createKeystoneServiceToken(keystoneOptions(config))
     : staticServiceToken(config.SERVICE_TOKEN)
 }
 
