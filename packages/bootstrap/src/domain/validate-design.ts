@@ -5,6 +5,7 @@ import type { ValidationMessage } from '@slipway/common'
 import type { ValidateFunction } from 'ajv-draft-04'
 import type { DesignDocument } from './documents.ts'
 import { withoutMissingRefs } from './missing-refs.ts'
+import { eventLoopTurns } from './turns.ts'
 
 // a CommonJS module: its default export is the class
 const Ajv04 = AjvDraft04.default
@@ -41,8 +42,13 @@ function message (text: string, name: string, extra: Partial<ValidationMessage> 
   return { kind: 'ValidationMessage', name, message: text, error: true, level: 'Error', documents: [], diagnostic: null, ...extra }
 }
 
-/** Every problem of the design as validation messages; an empty list means it validates. */
-export function validateDesign (documents: DesignDocument[]): ValidationMessage[] {
+/**
+ * Every problem of the design as validation messages; an empty list means it validates. Compiling a DataSchema takes
+ * milliseconds and a design may hold thousands: the event loop gets a turn every `sliceMs` of work, so that health
+ * and other requests are answered meanwhile.
+ */
+export async function validateDesign (documents: DesignDocument[], sliceMs = 10): Promise<ValidationMessage[]> {
+  const turn = eventLoopTurns(sliceMs)
   const schemas = new Map<string, unknown>()
   for (const doc of documents.filter((d) => d.schema?.startsWith('deckhand/DataSchema/'))) {
     const name = doc.metadata?.name
@@ -54,6 +60,7 @@ export function validateDesign (documents: DesignDocument[]): ValidationMessage[
   const ajv = new Ajv04({ strict: false, allErrors: true, validateFormats: false, logger: false, addUsedSchema: false })
   const compiled = new Map<string, ValidateFunction>()
   for (const [name, schema] of schemas) {
+    await turn()
     try {
       compiled.set(name, compileAccepting(ajv, schema))
     } catch (error) {
@@ -63,6 +70,7 @@ export function validateDesign (documents: DesignDocument[]): ValidationMessage[
   }
   const messages: ValidationMessage[] = []
   for (const doc of documents) {
+    await turn()
     if (typeof doc.schema !== 'string') {
       messages.push(message('"schema" is a required document key.', 'Document envelope', { documents: [{ name: doc.metadata?.name ?? null }] }))
       continue

@@ -23,7 +23,7 @@ export const validateDesignRoutes: FastifyPluginAsyncTypebox<{ fetchDesign: Desi
     const href = request.body.href
     let messages: ValidationMessage[]
     try {
-      messages = validateDesign(await options.fetchDesign(href, request.ctx, request.ctx.token))
+      messages = await validateDesign(await options.fetchDesign(href, request.ctx, request.ctx.token))
     } catch (error) {
       if (error instanceof DownstreamError) messages = failure(`Unable to fetch the design from the store: ${error.reason}`, 'Design fetch', error.component)
       else if (error instanceof DesignError) messages = failure(error.message, error.errorType)

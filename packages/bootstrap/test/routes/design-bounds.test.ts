@@ -8,7 +8,7 @@ import { createDesignFetcher } from '../../src/clients/design.ts'
 import { createDesignHosts } from '../../src/domain/design-hosts.ts'
 import type { DesignLimits } from '../../src/domain/design-yaml.ts'
 import { prepareLocalDesign } from '../../src/domain/documents.ts'
-import { buildTestApp, clusterNodes, DEFAULT_DESIGN_LIMITS, hostOf, joinUrl, SERVICE_TOKEN, startDesignServer, startKube, UNREACHABLE_STORE } from '../helpers/servers.ts'
+import { buildTestApp, clusterNodes, DEFAULT_DESIGN_LIMITS, exampleDesign, hostOf, joinUrl, SERVICE_TOKEN, startDesignServer, startKube, UNREACHABLE_STORE } from '../helpers/servers.ts'
 
 /** `n` documents of about 45 bytes each, every one after a document-start line. */
 function tinyDocuments (n: number): string {
@@ -31,7 +31,7 @@ async function setup (design: string, limits: DesignLimits = DEFAULT_DESIGN_LIMI
     metrics: { outbound: () => { events.push('design received') } }
   })
   const app = await buildTestApp({ kubeUrl: kube.url, fetchDesign })
-  return { app, href: `${store.url}/site.yaml` }
+  return { app, href: `${store.url}/site.yaml`, fetchDesign }
 }
 
 const validate = async (app: Awaited<ReturnType<typeof setup>>['app'], href: string) =>
@@ -65,14 +65,38 @@ describe('a design bounded in documents and reading work', () => {
       await new Promise((resolve) => setImmediate(resolve))
     }
     const res = await answer
-    expect(res.statusCode).toBe(400)
-    expect(res.json().details.messageList[0].message).toBe(TOO_MANY(5_000))
     // between the last byte of the design and the refusal, health was answered
     const received = events.indexOf('design received')
     const answered = events.indexOf('answered')
     expect(received).toBeGreaterThanOrEqual(0)
     expect(answered).toBeGreaterThan(received)
     expect(events.slice(received, answered)).toContain('health')
+    expect(res.statusCode).toBe(400)
+    expect(res.json().details.messageList[0].message).toBe(TOO_MANY(5_000))
+  })
+
+  it('answers health while the DataSchemas of a design are compiled', { timeout: 120_000 }, async () => {
+    const events: string[] = []
+    const schemas = Array.from({ length: 200 }, (_, i) =>
+      `schema: deckhand/DataSchema/v1\nmetadata: {schema: metadata/Control/v1, name: bench/S${i}/v1}\ndata: {type: object, properties: {a${i}: {type: string}}}\n`)
+    const { href, fetchDesign } = await setup([exampleDesign(), ...schemas].join('---\n'))
+    // heard once the design is read, just before it is validated
+    const app = await buildTestApp({ fetchDesign: async (...args) => { const design = await fetchDesign(...args); events.push('design read'); return design } })
+    app.addHook('onRequest', async (request) => { if (request.url === '/api/v1.0/health') events.push('health') })
+    app.addHook('onSend', async (request) => { if (request.url === '/api/v1.0/validatedesign') events.push('answered') })
+    const state = { done: false }
+    const answer = validate(app, href).finally(() => { state.done = true })
+    while (!state.done) {
+      expect((await app.inject({ url: '/api/v1.0/health' })).statusCode).toBe(204)
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    const res = await answer
+    const read = events.indexOf('design read')
+    const answered = events.indexOf('answered')
+    expect(read).toBeGreaterThanOrEqual(0)
+    expect(answered).toBeGreaterThan(read)
+    expect(events.slice(read, answered)).toContain('health')
+    expect(res.statusCode, res.body).toBe(200)
   })
 
   it('refuses a design past the token bound with 400', async () => {
