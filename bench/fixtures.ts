@@ -2,24 +2,9 @@
 // deploy_site runs of 17 task instances each, the task-group shape), and an orchestrator app over it with N actions
 // in an in-memory database, optionally reading through the engine watch.
 import Fastify from 'fastify'
-import { createPolicy, newUlid } from '@slipway/common'
+import { newUlid } from '@slipway/common'
 import { testAuthenticator } from '@slipway/common/testing'
-import { buildApp } from '../packages/orchestrator/src/app.ts'
-import { openSqlite } from '../packages/orchestrator/src/db/sqlite.ts'
-import { createStoreClient } from '../packages/orchestrator/src/clients/store.ts'
-import { createValidatorClient } from '../packages/orchestrator/src/clients/validators.ts'
-import { createEngineClient } from '../packages/orchestrator/src/clients/engine.ts'
-import { createProvisionerClient } from '../packages/orchestrator/src/clients/provisioner.ts'
-import { createApiLock } from '../packages/orchestrator/src/domain/api-lock.ts'
-import { createConfigdocs } from '../packages/orchestrator/src/domain/configdocs.ts'
-import { createActions } from '../packages/orchestrator/src/domain/actions.ts'
-import { createNotes } from '../packages/orchestrator/src/domain/notes.ts'
-import { createNoteFetcher } from '../packages/orchestrator/src/clients/note-source.ts'
-import { createWorkflows } from '../packages/orchestrator/src/domain/workflows.ts'
-import { createSiteStatuses } from '../packages/orchestrator/src/domain/site-statuses.ts'
-import { createEngineWatch } from '../packages/orchestrator/src/domain/engine-watch.ts'
-import { STEP_ORDER } from '../packages/orchestrator/src/domain/catalog.ts'
-import { POLICY_DEFAULTS } from '../packages/orchestrator/src/policy.ts'
+import { buildApp, createDeps, loadConfig, STEP_ORDER } from '@slipway/orchestrator'
 
 const address = (server: { address: () => unknown }): string => {
   const a = server.address() as { port?: number } | null
@@ -109,32 +94,28 @@ export type FakeAirflow = Awaited<ReturnType<typeof startFakeAirflow>>
 
 /** The orchestrator's API over the fake Airflow, with one action per run; `watch` serves the reads from a watch. */
 export async function startOrchestrator (airflow: FakeAirflow, watch?: { intervalMs: number, staleMs: number }) {
-  const repos = openSqlite(':memory:')
+  // the store, provisioner and validators are never called: a closed port
+  const deps = await createDeps(loadConfig({
+    ORCHESTRATOR_DATA_DIR: ':memory:',
+    LOG_LEVEL: 'silent',
+    METRICS_ENABLED: 'false',
+    ENGINE_URL: airflow.url,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    STORE_URL: 'http://127.0.0.1:1/api/v1.0',
+    PROVISIONER_URL: 'http://127.0.0.1:1/api/v1.0',
+    VALIDATORS: '',
+    ENGINE_WATCH_INTERVAL_MS: String(watch?.intervalMs ?? 0),
+    ENGINE_WATCH_STALE_MS: String(watch?.staleMs ?? 5000)
+  }), { authenticator: testAuthenticator() })
+  const { repos } = deps
   for (const [i, id] of airflow.ids.entries()) {
     await repos.actions.insert({ id, name: 'deploy_site', parameters: {}, dag_id: 'deploy_site', dag_execution_date: airflow.stamp(i), user: 'admin', datetime: airflow.stamp(i), context_marker: newUlid(), committed_rev_id: 1, allow_intermediate_commits: false, validation_failed: false, tags_done: true, start_state: 'started', start_reason: null, trigger_at: null })
     await repos.notes.insert({ note_id: newUlid(), assoc_id: `action/${id}`, subject: id, sub_type: 'action metadata', note_val: 'Configdoc revision 1', verbosity: 1, link_url: null, is_auth_link: false, note_timestamp: airflow.stamp(i) })
   }
-  const store = createStoreClient({ baseUrl: 'http://127.0.0.1:1/api/v1.0', timeoutMs: 1000 })
-  const engine = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 30_000 })
-  const engineWatch = watch === undefined ? undefined : createEngineWatch({ engine, ...watch })
-  const configdocs = createConfigdocs({
-    store,
-    validators: createValidatorClient({ targets: [], timeoutMs: 1000 }),
-    lock: createApiLock({ repos, leaseS: 60 }),
-    journal: repos.stagingJournal
-  })
-  const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 1000, maxBytes: 1000 }) })
-  const app = await buildApp({
-    authenticator: testAuthenticator(),
-    policy: createPolicy(POLICY_DEFAULTS),
-    configdocs,
-    actions: createActions({ repos, engine, store, notes, designRef: configdocs.designRef, reads: engineWatch?.reads }),
-    notes,
-    workflows: createWorkflows({ engine, reads: engineWatch?.reads }),
-    siteStatuses: createSiteStatuses({ provisioner: createProvisionerClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 1000 }), legacyKeys: false }),
-    logger: false
-  })
+  const app = await buildApp({ ...deps, logger: false })
   await app.listen({ host: '127.0.0.1', port: 0 })
+  const engineWatch = deps.watch
   if (engineWatch !== undefined) {
     engineWatch.start()
     while (!engineWatch.status().fresh) await new Promise((resolve) => setTimeout(resolve, 10))

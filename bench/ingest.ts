@@ -3,48 +3,29 @@
 // sees it (the store's PUT, its validations, the rendering and Shipyard's checks at commit). A second round on a fresh
 // store shows the figures once the processes are warm. Run: node bench/ingest.ts [sizes...]
 import { request } from 'undici'
-import { createPolicy } from '@slipway/common'
 import { AUTH, testAuthenticator } from '@slipway/common/testing'
 import { loadConfig, startStore } from '@slipway/stub-store'
-import { buildApp } from '../packages/orchestrator/src/app.ts'
-import { openSqlite } from '../packages/orchestrator/src/db/sqlite.ts'
-import { createStoreClient } from '../packages/orchestrator/src/clients/store.ts'
-import { createValidatorClient } from '../packages/orchestrator/src/clients/validators.ts'
-import { createEngineClient } from '../packages/orchestrator/src/clients/engine.ts'
-import { createProvisionerClient } from '../packages/orchestrator/src/clients/provisioner.ts'
-import { createApiLock } from '../packages/orchestrator/src/domain/api-lock.ts'
-import { createConfigdocs } from '../packages/orchestrator/src/domain/configdocs.ts'
-import { createActions } from '../packages/orchestrator/src/domain/actions.ts'
-import { createNotes } from '../packages/orchestrator/src/domain/notes.ts'
-import { createNoteFetcher } from '../packages/orchestrator/src/clients/note-source.ts'
-import { createWorkflows } from '../packages/orchestrator/src/domain/workflows.ts'
-import { createSiteStatuses } from '../packages/orchestrator/src/domain/site-statuses.ts'
-import { POLICY_DEFAULTS } from '../packages/orchestrator/src/policy.ts'
+import { buildApp, createDeps, loadConfig as orchestratorConfig } from '@slipway/orchestrator'
 import { syntheticSite } from './render.ts'
 
 async function round (n: number, yaml: string): Promise<{ stage: number, commit: number }> {
   const store = await startStore(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', STORE_BODY_LIMIT_BYTES: String(64 * 1024 * 1024) }))
-  const repos = openSqlite(':memory:')
-  const storeClient = createStoreClient({ baseUrl: store.url, timeoutMs: 120_000 })
-  const engine = createEngineClient({ baseUrl: 'http://127.0.0.1:1', username: '', password: '', timeoutMs: 1000 })
-  const configdocs = createConfigdocs({
-    store: storeClient,
-    validators: createValidatorClient({ targets: [], timeoutMs: 1000 }),
-    lock: createApiLock({ repos, leaseS: 600 }),
-    journal: repos.stagingJournal
-  })
-  const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 1000, maxBytes: 1000 }) })
-  const app = await buildApp({
-    authenticator: testAuthenticator(),
-    policy: createPolicy(POLICY_DEFAULTS),
-    configdocs,
-    actions: createActions({ repos, engine, store: storeClient, notes, designRef: configdocs.designRef }),
-    notes,
-    workflows: createWorkflows({ engine }),
-    siteStatuses: createSiteStatuses({ provisioner: createProvisionerClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 1000 }), legacyKeys: false }),
-    logger: false,
-    bodyLimitBytes: 64 * 1024 * 1024
-  })
+  // no validators; the engine and provisioner are never called: a closed port
+  const deps = await createDeps(orchestratorConfig({
+    ORCHESTRATOR_DATA_DIR: ':memory:',
+    LOG_LEVEL: 'silent',
+    METRICS_ENABLED: 'false',
+    ENGINE_WATCH_INTERVAL_MS: '0',
+    BODY_LIMIT_BYTES: String(64 * 1024 * 1024),
+    EXPANDED_BODY_LIMIT_BYTES: String(256 * 1024 * 1024),
+    STORE_URL: store.url,
+    STORE_TIMEOUT_MS: '120000',
+    VALIDATORS: '',
+    COMMIT_LOCK_LEASE_S: '600',
+    ENGINE_URL: 'http://127.0.0.1:1',
+    PROVISIONER_URL: 'http://127.0.0.1:1'
+  }), { authenticator: testAuthenticator() })
+  const app = await buildApp({ ...deps, logger: false })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()
   const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/api/v1.0`
@@ -64,7 +45,7 @@ async function round (n: number, yaml: string): Promise<{ stage: number, commit:
     return { stage, commit }
   } finally {
     await app.close()
-    await repos.close()
+    await deps.repos.close()
     await store.close()
   }
 }

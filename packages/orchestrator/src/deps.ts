@@ -1,62 +1,70 @@
-// The one place the orchestrator's database, clients and domain services are wired from configuration.
-import { authenticatorFromConfig, createMetrics, policyFromConfig, serviceTokenFromConfig, type Metrics } from '@slipway/common'
+// The orchestrator's one composition root: its database, locks, service token, clients and use cases, built from
+// configuration. The server, the tests and the benches all build their app from it; what a caller wants otherwise
+// (a fake client, a shared database, a test authenticator) it passes as an override, and the rest is built as usual.
+import {
+  authenticatorFromConfig, createMetrics, policyFromConfig, serviceTokenFromConfig,
+  type Authenticator, type Metrics, type Policy, type ServiceTokenSource
+} from '@slipway/common'
 import type { Config } from './config.ts'
 import { openDatabase } from './db/open.ts'
-import { createStoreClient } from './clients/store.ts'
-import { createValidatorClient, parseValidators } from './clients/validators.ts'
+import type { Repositories } from './db/repositories.ts'
+import { createStoreClient, type StoreClient } from './clients/store.ts'
+import { createValidatorClient, parseValidators, type ValidatorClient } from './clients/validators.ts'
 import { createEngineClient, type EngineClient } from './clients/engine.ts'
-import { createProvisionerClient } from './clients/provisioner.ts'
+import { createProvisionerClient, type ProvisionerClient } from './clients/provisioner.ts'
+import { createNoteFetcher, type NoteFetcher } from './clients/note-source.ts'
 import { createApiLock } from './domain/api-lock.ts'
 import { createConfigdocs } from './domain/configdocs.ts'
 import { createActions } from './domain/actions.ts'
 import { createNotes } from './domain/notes.ts'
 import { createWorkflows } from './domain/workflows.ts'
 import { createSiteStatuses } from './domain/site-statuses.ts'
-import { createNoteFetcher } from './clients/note-source.ts'
 import { createEngineWatch, type EngineWatch } from './domain/engine-watch.ts'
 import { POLICY_DEFAULTS } from './policy.ts'
 
-export async function createDeps (config: Config, options: { log?: (error: unknown) => void } = {}) {
+/** What a caller puts in place of what the configuration would build; each one absent is built as usual. */
+export interface DepsOverrides {
+  /** Where errors no request answers for go: a lock not released, a failed watch poll, a note not fetched. */
+  log?: (error: unknown) => void
+  /** The database (its owner closes it); default: the one DATABASE_URL or ORCHESTRATOR_DATA_DIR names. */
+  repos?: Repositories
+  /** The process's own token on outbound calls, also what a Keystone authenticator validates callers with. */
+  serviceToken?: ServiceTokenSource
+  authenticator?: Authenticator
+  policy?: Policy
+  store?: StoreClient
+  validators?: ValidatorClient
+  engine?: EngineClient
+  provisioner?: ProvisionerClient
+  /** Where note details are read from (a note's URL). */
+  noteSource?: NoteFetcher
+  /** How long a start the engine has not confirmed is waited for before it is failed (default: two engine timeouts). */
+  startGraceMs?: number
+}
+
+export async function createDeps (config: Config, overrides: DepsOverrides = {}) {
+  const { log } = overrides
   // the process's one service token: every client and the authenticator (Keystone) share its login
-  const serviceAuth = serviceTokenFromConfig(config)
+  const serviceAuth = overrides.serviceToken ?? serviceTokenFromConfig(config)
   const metrics = config.METRICS_ENABLED ? createMetrics('orchestrator') : undefined
-  const repos = await openDatabase(config)
-  const store = createStoreClient({ baseUrl: config.STORE_URL, timeoutMs: config.STORE_TIMEOUT_MS, serviceAuth, metrics })
-  const validators = createValidatorClient({
-    targets: parseValidators(config.VALIDATORS),
-    timeoutMs: config.VALIDATOR_TIMEOUT_MS,
-    serviceAuth,
-    metrics
-  })
-  const engine = createEngineClient({
-    baseUrl: config.ENGINE_URL,
-    username: config.ENGINE_USERNAME,
-    password: config.ENGINE_PASSWORD,
-    timeoutMs: config.ENGINE_TIMEOUT_MS,
-    metrics
-  })
-  const provisioner = createProvisionerClient({
-    baseUrl: config.PROVISIONER_URL,
-    timeoutMs: config.PROVISIONER_TIMEOUT_MS,
-    serviceAuth,
-    metrics
-  })
-  const lock = createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: options.log, metrics })
+  const repos = overrides.repos ?? await openDatabase(config)
+  const locks = {
+    // the configdocs lock: a second staging or commit meanwhile is a 409 at once
+    configdocs: createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: log, metrics })
+  }
+  const clients = createClients(config, overrides, serviceAuth, metrics)
+  const { store, validators, engine, provisioner } = clients
   const configdocs = createConfigdocs({
     store,
     validators,
-    lock,
+    lock: locks.configdocs,
     journal: repos.stagingJournal,
     deploymentVersion: { create: config.DEPLOYMENT_VERSION_CREATE, commit: config.DEPLOYMENT_VERSION_COMMIT },
     maxExpandedBytes: config.EXPANDED_BODY_LIMIT_BYTES,
     recoveryIntervalS: STAGING_RECOVERY_INTERVAL_MS / 1000
   })
-  const notes = createNotes({
-    repos,
-    fetchUrl: createNoteFetcher({ timeoutMs: config.NOTES_TIMEOUT_MS, maxBytes: config.NOTES_MAX_BYTES, serviceAuth }),
-    log: options.log
-  })
-  const watch = config.ENGINE_WATCH_INTERVAL_MS === 0 ? undefined : watchWithMetrics(engine, config, metrics, options.log)
+  const notes = createNotes({ repos, fetchUrl: clients.noteSource, log })
+  const watch = config.ENGINE_WATCH_INTERVAL_MS === 0 ? undefined : watchWithMetrics(engine, config, metrics, log)
   const actions = createActions({
     repos,
     engine,
@@ -68,7 +76,7 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
     startLeaseS: config.ACTION_LOCK_LEASE_S,
     metrics,
     // a trigger still on its way after two engine timeouts will not arrive
-    startGraceMs: 2 * config.ENGINE_TIMEOUT_MS,
+    startGraceMs: overrides.startGraceMs ?? 2 * config.ENGINE_TIMEOUT_MS,
     retryWindowMs: config.ACTION_RETRY_WINDOW_S * 1000,
     afterTrigger: config.TEST_HALT_AFTER_TRIGGER ? haltAfterTrigger : undefined
   })
@@ -78,8 +86,8 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
     () => actions.reconcileStatus()?.orphans)
   return {
     repos,
-    authenticator: authenticatorFromConfig(config, { serviceToken: serviceAuth }),
-    policy: policyFromConfig(config, POLICY_DEFAULTS),
+    authenticator: overrides.authenticator ?? authenticatorFromConfig(config, { serviceToken: serviceAuth }),
+    policy: overrides.policy ?? policyFromConfig(config, POLICY_DEFAULTS),
     configdocs,
     actions,
     notes,
@@ -90,6 +98,34 @@ export async function createDeps (config: Config, options: { log?: (error: unkno
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     jsonMaxDepth: config.JSON_MAX_DEPTH,
     logLevel: config.LOG_LEVEL
+  }
+}
+
+/** The clients of the components the orchestrator calls, each sending the one service token. */
+function createClients (config: Config, overrides: DepsOverrides, serviceAuth: ServiceTokenSource, metrics: Metrics | undefined) {
+  return {
+    store: overrides.store ?? createStoreClient({ baseUrl: config.STORE_URL, timeoutMs: config.STORE_TIMEOUT_MS, serviceAuth, metrics }),
+    validators: overrides.validators ?? createValidatorClient({
+      targets: parseValidators(config.VALIDATORS),
+      timeoutMs: config.VALIDATOR_TIMEOUT_MS,
+      serviceAuth,
+      metrics
+    }),
+    engine: overrides.engine ?? createEngineClient({
+      baseUrl: config.ENGINE_URL,
+      username: config.ENGINE_USERNAME,
+      password: config.ENGINE_PASSWORD,
+      timeoutMs: config.ENGINE_TIMEOUT_MS,
+      metrics
+    }),
+    provisioner: overrides.provisioner ?? createProvisionerClient({
+      baseUrl: config.PROVISIONER_URL,
+      timeoutMs: config.PROVISIONER_TIMEOUT_MS,
+      serviceAuth,
+      metrics
+    }),
+    noteSource: overrides.noteSource ??
+      createNoteFetcher({ timeoutMs: config.NOTES_TIMEOUT_MS, maxBytes: config.NOTES_MAX_BYTES, serviceAuth })
   }
 }
 

@@ -5,7 +5,9 @@ import { buildApp } from './app.ts'
 
 export { buildApp } from './app.ts'
 export { ConfigSchema, loadConfig, type Config } from './config.ts'
-export { createDeps, startStagingRecovery, startTagPoller } from './deps.ts'
+export { createDeps, startStagingRecovery, startTagPoller, type Deps, type DepsOverrides } from './deps.ts'
+// what a fake engine needs to answer as Airflow does for Slipway's workflows: each one's steps in order
+export { STEP_ORDER } from './domain/catalog.ts'
 
 /** Starts the service on its configured host and port (tests: PORT=0); url is the API root. */
 export async function startOrchestrator (config: Config = loadConfig({ PORT: '0', ORCHESTRATOR_DATA_DIR: ':memory:' })): Promise<{ url: string, close: () => Promise<void> }> {
