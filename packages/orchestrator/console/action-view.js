@@ -3,6 +3,7 @@
 // the action is not finished and the tab is visible.
 import { api, seg } from './api.js'
 import { badge, fill, h, poll, setBadge, setText, setTime, timeEl } from './dom.js'
+import { parameterLines } from './action-kinds.js'
 import { logPane } from './log-pane.js'
 import { ENDED, FINISHED, progress, progressText } from './steps.js'
 import { stepTable } from './step-table.js'
@@ -20,7 +21,7 @@ export function actionView ({ root, params, signal, report, confirm }) {
   const actionId = params.id
   const title = h('h1', { tabindex: '-1' }, 'Action')
   const idText = h('span', { class: 'id' }, actionId)
-  const fields = { lifecycle: badge('Pending'), dag: h('dd'), user: h('dd'), when: h('dd'), marker: h('dd', { class: 'id' }), progress: h('dd') }
+  const fields = { lifecycle: badge('Pending'), dag: h('dd'), user: h('dd'), when: h('dd'), marker: h('dd', { class: 'id' }), progress: h('dd'), parameters: h('dd', { class: 'parameters' }) }
   const message = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' })
   const buttons = CONTROLS.map((c) => h('button', { type: 'button', class: `control control-${c.verb}`, 'data-verb': c.verb, disabled: true, onclick: () => { control(c) } }, c.label))
   const stepsWrap = h('div', { class: 'table-wrap' })
@@ -41,6 +42,7 @@ export function actionView ({ root, params, signal, report, confirm }) {
       h('div', {}, h('dt', {}, 'Engine status'), fields.dag),
       h('div', {}, h('dt', {}, 'User'), fields.user),
       h('div', {}, h('dt', {}, 'Invoked'), fields.when),
+      h('div', {}, h('dt', {}, 'Parameters'), fields.parameters),
       h('div', { class: 'wide-only' }, h('dt', {}, 'Context marker'), fields.marker)),
     h('section', { 'aria-labelledby': 'steps-title' }, h('h2', { id: 'steps-title' }, 'Steps'), stepsWrap),
     log.section,
@@ -65,6 +67,8 @@ export function actionView ({ root, params, signal, report, confirm }) {
     setText(fields.user, action.user ?? '')
     setTime(fields.when, action.datetime)
     setText(fields.marker, action.context_marker ?? '')
+    const parameters = parameterLines(action.parameters)
+    setText(fields.parameters, parameters.length === 0 ? 'none' : parameters.join('; '))
     const counts = progress(action.steps ?? [])
     setText(fields.progress, progressText(counts, 'steps done'))
     fields.progress.classList.toggle('failed', counts.failed > 0)

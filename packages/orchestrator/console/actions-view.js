@@ -2,7 +2,7 @@
 // lifecycle. Rows are updated in place: every 5 s while an action shown is still going, else every 15 s (new
 // actions appear by themselves).
 import { api } from './api.js'
-import { badge, fill, h, poll, setBadge, setText, setTime } from './dom.js'
+import { badge, breakable, fill, h, poll, setBadge, setText, setTime } from './dom.js'
 import { FINISHED, progress, progressText } from './steps.js'
 
 const LIFECYCLES = ['Pending', 'Processing', 'Paused', 'Complete', 'Failed']
@@ -19,7 +19,8 @@ export function actionsView ({ root, query, signal, report }) {
   const empty = h('p', { class: 'empty', hidden: true })
   fill(root,
     h('div', { class: 'view-head' }, h('h1', { tabindex: '-1' }, 'Actions'),
-      h('label', { class: 'inline' }, 'Lifecycle ', filter)),
+      h('div', { class: 'head-tools' }, h('label', { class: 'inline' }, 'Lifecycle ', filter),
+        h('a', { href: '#/actions/new', class: 'button', id: 'new-action' }, 'New action'))),
     status,
     h('div', { class: 'table-wrap' },
       h('table', { class: 'actions' },
@@ -34,7 +35,7 @@ export function actionsView ({ root, query, signal, report }) {
     let row = rows.get(action.id)
     if (row === undefined) {
       const cells = {
-        link: h('a', { href: `#/actions/${action.id}` }, action.name),
+        link: h('a', { href: `#/actions/${action.id}` }, breakable(action.name)),
         id: h('span', { class: 'id' }, action.id),
         life: badge(action.action_lifecycle),
         user: h('td', { class: 'wide-only' }),
@@ -81,7 +82,7 @@ export function actionsView ({ root, query, signal, report }) {
     order.forEach((tr, i) => { if (body.children[i] !== tr) body.insertBefore(tr, body.children[i] ?? null) })
     while (body.children.length > order.length) body.lastElementChild.remove()
     empty.hidden = shown.length > 0
-    setText(empty, wanted === '' ? 'No actions yet: an action is created with POST /api/v1.0/actions (for example the shipyard CLI\'s create action).' : `No ${wanted} actions.`)
+    setText(empty, wanted === '' ? 'No actions yet: New action starts one (so does POST /api/v1.0/actions, the shipyard CLI\'s create action).' : `No ${wanted} actions.`)
     if (performance.getEntriesByName('console:actions-rendered').length === 0) performance.mark('console:actions-rendered')
   }
 

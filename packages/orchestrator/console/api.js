@@ -21,26 +21,37 @@ const RULES = [
   [/^GET \/configdocs$/, 'get_configdocs_status'],
   [/^GET \/configdocs\/[^/]+$/, 'get_configdocs'],
   [/^GET \/renderedconfigdocs$/, 'get_renderedconfigdocs'],
-  [/^GET \/site_statuses$/, 'get_site_statuses']
+  [/^GET \/site_statuses$/, 'get_site_statuses'],
+  [/^POST \/actions$/, 'create_action'],
+  [/^POST \/configdocs\/[^/]+$/, 'create_configdocs'],
+  [/^POST \/commitconfigdocs$/, 'commit_configdocs']
 ]
 
-/** The rules a call needs, e.g. `['workflow_orchestrator:get_action']`; cleartext secrets need a second one. */
-export function rulesOf (method, path) {
+/**
+ * The rules a call needs, e.g. `['workflow_orchestrator:get_action']`. Cleartext secrets need a second one, and so
+ * does creating an action: its own rule, `action_<name>`, after create_action (`actionName` is the body's name).
+ */
+export function rulesOf (method, path, actionName) {
   const [pathname, query = ''] = path.split('?')
   const found = RULES.find(([pattern]) => pattern.test(`${method} ${pathname}`))
   if (found === undefined) return []
   const rule = `workflow_orchestrator:${found[1]}`
+  if (found[1] === 'create_action' && typeof actionName === 'string' && actionName !== '') return [rule, `workflow_orchestrator:action_${actionName}`]
   return new URLSearchParams(query).get('cleartext-secrets') === 'true' ? [rule, `${rule}_cleartext`] : [rule]
 }
 
-/** A refused or failed call: the status, and the error body's message and reason (seed 000 §7.1). */
+/**
+ * A refused or failed call: the status, the error body's message and reason (seed 000 §7.1), and the body itself
+ * (`body`): a refused action's validations, a commit's validation aggregate (§7.2).
+ */
 export class ApiError extends Error {
-  constructor (status, message, reason, rules = []) {
+  constructor (status, message, reason, rules = [], body = undefined) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.reason = reason
     this.rules = rules
+    this.body = body
   }
 
   /** One line for the page. */
@@ -54,21 +65,48 @@ export class ApiError extends Error {
     if (this.status === 0) return this.message
     return this.reason && this.reason !== this.message ? `${this.message}: ${this.reason}` : this.message
   }
+
+  /** The body's own list (details.errorList or messageList), each message once, those the line says left out. */
+  entries () {
+    const details = this.body?.details ?? {}
+    const listed = (value) => Array.isArray(value) ? value : []
+    const list = [...listed(details.errorList), ...listed(details.messageList)]
+    const seen = new Set([this.message, this.reason])
+    const out = []
+    for (const e of list) {
+      if (typeof e?.message !== 'string' || e.message === '' || seen.has(e.message)) continue
+      seen.add(e.message)
+      out.push({ name: typeof e.name === 'string' ? e.name : null, error: e.error !== false, message: e.message })
+    }
+    return out
+  }
 }
 
 let onUnauthenticated = () => {}
 /** Called once a call answers 401: the token is gone or was never good, and sign-in must come back. */
 export function whenUnauthenticated (handler) { onUnauthenticated = handler }
 
-async function errorOf (response, method, path) {
-  let body = {}
+async function errorOf (response, rules) {
+  let body
   try { body = JSON.parse(await response.text()) } catch { /* not an error body: the status says enough */ }
-  const message = typeof body.message === 'string' ? body.message : `${response.status} ${response.statusText}`
-  return new ApiError(response.status, message, typeof body.reason === 'string' ? body.reason : '', rulesOf(method, path))
+  const message = typeof body?.message === 'string' ? body.message : `${response.status} ${response.statusText}`
+  return new ApiError(response.status, message, typeof body?.reason === 'string' ? body.reason : '', rules, body)
 }
 
-/** Calls `path` (under /api/v1.0) with the token; resolves to the response, or throws an ApiError. */
-async function call (method, path, signal) {
+const send = async (method, path, token, { signal, body, type }) => await fetch(`${API}${path}`, {
+  method,
+  headers: type === undefined ? { 'X-Auth-Token': token } : { 'X-Auth-Token': token, 'Content-Type': type },
+  body,
+  signal,
+  cache: 'no-store',
+  credentials: 'omit'
+})
+
+/**
+ * Calls `path` (under /api/v1.0) with the token; resolves to the response, or throws an ApiError. `body` and `type`
+ * for a request body; `actionName` when creating an action (its own rule).
+ */
+async function call (method, path, { signal, body, type, actionName } = {}) {
   const token = session.token()
   if (token === null) {
     onUnauthenticated()
@@ -76,33 +114,59 @@ async function call (method, path, signal) {
   }
   let response
   try {
-    response = await fetch(`${API}${path}`, { method, headers: { 'X-Auth-Token': token }, signal, cache: 'no-store', credentials: 'omit' })
+    response = await send(method, path, token, { signal, body, type })
   } catch (error) {
     if (error.name === 'AbortError') throw error
     throw new ApiError(0, 'The orchestrator did not answer (is it running?)', '')
   }
   if (response.ok) return response
-  const error = await errorOf(response, method, path)
+  const error = await errorOf(response, rulesOf(method, path, actionName))
   if (response.status === 401) onUnauthenticated(error)
-  if (response.status === 403 && error.rules.length > 1) error.rules = await refusedRule(path, token, error.rules, signal)
+  if (response.status === 403 && error.rules.length > 1) error.rules = await refusedRule(method, path, token, error.rules, signal)
   throw error
 }
 
-/** Of a cleartext read's two rules, the one that refused: the same read without cleartext tells them apart. */
-async function refusedRule (path, token, rules, signal) {
+/**
+ * Of a call's two rules, the one that refused, told apart by a second call that needs only the first rule and
+ * changes nothing: the same read without cleartext; for a new action, a body without a name, which the first rule
+ * lets through to be refused as invalid (400) — the rule is checked before the body is read — and creates nothing.
+ */
+export function probeOf (method, path) {
+  if (method === 'GET') return { method, path: path.replace('cleartext-secrets=true', 'cleartext-secrets=false') }
+  if (method === 'POST' && path.split('?')[0] === '/actions') return { method, path: '/actions', body: '{}', type: 'application/json' }
+  return undefined
+}
+
+/** Which of `rules` the probe's status blames: its own 403 the first, its passing the first the second. */
+export function blamed (status, rules) {
+  if (status === 403) return [rules[0]]
+  if ((status >= 200 && status < 300) || status === 400) return [rules[1]]
+  return rules
+}
+
+async function refusedRule (method, path, token, rules, signal) {
+  const probe = probeOf(method, path)
+  if (probe === undefined) return rules
   try {
-    const plain = await fetch(`${API}${path.replace('cleartext-secrets=true', 'cleartext-secrets=false')}`, { headers: { 'X-Auth-Token': token }, signal, cache: 'no-store', credentials: 'omit' })
-    await plain.body?.cancel()
-    if (plain.ok) return [rules[1]]
-    if (plain.status === 403) return [rules[0]]
+    const answer = await send(probe.method, probe.path, token, { signal, body: probe.body, type: probe.type })
+    await answer.body?.cancel()
+    return blamed(answer.status, rules)
   } catch { /* no answer: both stay named */ }
   return rules
 }
 
+/** A JSON answer, or null for an empty one. */
+const jsonOf = async (response) => {
+  const text = await response.text()
+  return text === '' ? null : JSON.parse(text)
+}
+
 export const api = {
-  json: async (path, signal) => await (await call('GET', path, signal)).json(),
-  text: async (path, signal) => await (await call('GET', path, signal)).text(),
-  post: async (path, signal) => { await call('POST', path, signal) }
+  json: async (path, signal) => await (await call('GET', path, { signal })).json(),
+  text: async (path, signal) => await (await call('GET', path, { signal })).text(),
+  post: async (path, signal) => { await call('POST', path, { signal }) },
+  /** POST with a body; the JSON answer. `options`: signal, body, type, actionName. */
+  send: async (path, options = {}) => await jsonOf(await call('POST', path, options))
 }
 
 /** A path segment, escaped. */

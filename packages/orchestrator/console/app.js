@@ -1,18 +1,16 @@
-// The console's entry: sign-in and sign-out, the hash routes of the four views, the confirmation dialog and how
+// The console's entry: sign-in and sign-out, the hash routes of the views, the confirmation dialog and how
 // errors are shown. A 401 from any call brings the sign-in back; nothing but the views' own API calls leaves the page.
 import { ApiError, session, whenUnauthenticated } from './api.js'
-import { actionView } from './action-view.js'
-import { actionsView } from './actions-view.js'
-import { documentsView } from './documents-view.js'
-import { setText } from './dom.js'
-import { siteView } from './site-view.js'
+import { fill, h, setText } from './dom.js'
 
 const $ = (id) => document.getElementById(id)
+// each view's module is loaded when the view is first shown: a page opened on one view fetches only what it uses
 const ROUTES = [
-  { pattern: /^\/actions\/([0-9A-Za-z]+)$/, view: actionView, nav: 'actions', params: (m) => ({ id: m[1] }) },
-  { pattern: /^\/actions$/, view: actionsView, nav: 'actions' },
-  { pattern: /^\/documents$/, view: documentsView, nav: 'documents' },
-  { pattern: /^\/site$/, view: siteView, nav: 'site' }
+  { pattern: /^\/actions\/new$/, load: async () => (await import('./create-view.js')).createView, nav: 'actions' },
+  { pattern: /^\/actions\/([0-9A-Za-z]+)$/, load: async () => (await import('./action-view.js')).actionView, nav: 'actions', params: (m) => ({ id: m[1] }) },
+  { pattern: /^\/actions$/, load: async () => (await import('./actions-view.js')).actionsView, nav: 'actions' },
+  { pattern: /^\/documents$/, load: async () => (await import('./documents-view.js')).documentsView, nav: 'documents' },
+  { pattern: /^\/site$/, load: async () => (await import('./site-view.js')).siteView, nav: 'site' }
 ]
 
 let current = null
@@ -26,11 +24,16 @@ function report (el, error, kind = 'error') {
   setText(el, error instanceof ApiError ? error.describe() : `Unexpected: ${error?.message ?? error}`)
 }
 
-/** Asks before a control; resolves true only when the reader confirms (Escape and Cancel say no). */
-function confirm ({ title, text, confirmLabel, danger }) {
+/**
+ * Asks before anything that changes the site; resolves true only when the reader confirms (Escape and Cancel say
+ * no). `items`: lines listed under the text (what is sent, the failures a force goes past).
+ */
+function confirm ({ title, text, items = [], confirmLabel, danger }) {
   const dialog = $('confirm')
   setText($('confirm-title'), title)
   setText($('confirm-text'), text)
+  fill($('confirm-list'), items.map((item) => h('li', {}, item)))
+  $('confirm-list').hidden = items.length === 0
   const ok = $('confirm-ok')
   setText(ok, confirmLabel)
   ok.classList.toggle('danger', danger === true)
@@ -43,7 +46,7 @@ function confirm ({ title, text, confirmLabel, danger }) {
   })
 }
 
-function route () {
+async function route () {
   current?.abort()
   current = null
   if (session.token() === null) { showSignIn(''); return }
@@ -54,7 +57,16 @@ function route () {
   const controller = new AbortController()
   current = controller
   const root = $('view')
-  const { title } = match.r.view({
+  let view
+  try {
+    view = await match.r.load()
+  } catch (error) {
+    if (current === controller) fill(root, h('p', { class: 'status error', role: 'alert' }, `This view could not be loaded (${error.message}); reload the page.`))
+    return
+  }
+  // another route was taken while the module loaded
+  if (controller.signal.aborted) return
+  const { title } = view({
     root,
     params: match.r.params?.(match.m) ?? {},
     query: new URLSearchParams(search),
@@ -78,7 +90,8 @@ function showApp () {
   $('view').hidden = false
 }
 
-function showSignIn (why) {
+/** The sign-in form, with why it is back: an error (a refused token) in red, a plain note (signed out) not. */
+function showSignIn (why, isError = false) {
   current?.abort()
   current = null
   $('view').replaceChildren()
@@ -86,7 +99,10 @@ function showSignIn (why) {
   $('nav').hidden = true
   $('sign-out').hidden = true
   $('sign-in').hidden = false
-  setText($('sign-in-error'), why)
+  const message = $('sign-in-message')
+  setText(message, why)
+  message.className = isError ? 'status error' : 'status'
+  message.setAttribute('role', isError ? 'alert' : 'status')
   document.title = 'Sign in · Slipway console'
   $('token').focus()
 }
@@ -111,7 +127,7 @@ $('sign-out').addEventListener('click', () => {
 
 whenUnauthenticated((error) => {
   session.signOut()
-  showSignIn(error === undefined ? '' : `The orchestrator did not accept the token (${error.describe()}). Sign in again.`)
+  showSignIn(error === undefined ? '' : `The orchestrator did not accept the token (${error.describe()}). Sign in again.`, error !== undefined)
 })
 
 window.addEventListener('hashchange', route)

@@ -1,9 +1,13 @@
 // The Documents view: the collections with their status between two versions (buffer against committed unless
-// chosen otherwise), a unified diff of one collection computed here from its two texts, and the rendered documents.
-// Secrets stay redacted unless the reader asks for cleartext, which policy may refuse (403).
+// chosen otherwise), staging a collection (./stage-panel.js) and committing the buffer (./commit-panel.js), a
+// unified diff of one collection computed here from its two texts, and the rendered documents. Secrets stay
+// redacted unless the reader asks for cleartext, which policy may refuse (403).
 import { ApiError, api, seg } from './api.js'
+import { commitPanel } from './commit-panel.js'
 import { countChanges, diffLines, hunks, linesOf } from './diff.js'
 import { badge, fill, h, setText } from './dom.js'
+import { stagePanel } from './stage-panel.js'
+import { renderedDefault } from './staging.js'
 import { factsOf, splitDocuments, withoutBookkeeping } from './yaml-docs.js'
 
 // seed 000 §2.2, ordered as spec/orchestrator.md §2.2 ranks them, oldest first
@@ -11,7 +15,7 @@ const VERSIONS = ['successful_site_action', 'last_site_action', 'committed', 'bu
 
 const lines = (n) => `${n} ${n === 1 ? 'line' : 'lines'}`
 
-export function documentsView ({ root, signal, report }) {
+export function documentsView ({ root, signal, report, confirm }) {
   const select = (id, chosen) => h('select', { id, onchange: () => { loadCollections() } }, VERSIONS.map((v) => h('option', { value: v, selected: v === chosen }, v)))
   const base = select('base-version', 'committed')
   const next = select('new-version', 'buffer')
@@ -20,13 +24,24 @@ export function documentsView ({ root, signal, report }) {
   const status = h('p', { class: 'status', role: 'status' })
   const collections = h('tbody')
   const diffTitle = h('h2', { id: 'diff-title' }, 'Diff')
-  const diffStatus = h('p', { class: 'status', role: 'status' }, 'Choose a collection above to see what changes between the two versions.')
+  const diffStatus = h('p', { id: 'diff-status', class: 'status', role: 'status' }, 'Choose a collection above to see what changes between the two versions.')
   const diffBody = h('div', { class: 'diff', tabindex: '0', 'aria-labelledby': 'diff-title' })
-  const renderedStatus = h('p', { class: 'status', role: 'status' })
+  const renderedStatus = h('p', { id: 'rendered-status', class: 'status', role: 'status' })
   const renderedList = h('div', { class: 'rendered' })
-  const renderedButton = h('button', { type: 'button', onclick: () => { loadRendered() } }, 'List the rendered documents')
+  const renderedButton = h('button', { type: 'button', id: 'rendered-open', onclick: () => { loadRendered() } }, 'List the rendered documents')
+  // the buffer by default while it changes something, else the committed version (an empty buffer has none)
+  const renderedVersion = h('select', { id: 'rendered-version', onchange: () => { renderedChosen = true; fill(renderedList); setText(renderedStatus, '') } },
+    VERSIONS.map((v) => h('option', { value: v, selected: v === 'committed' }, v)))
+  let renderedChosen = false
   let pair = null
   let shown = null
+  const buffer = async () => await api.json('/configdocs?version=committed,buffer', signal)
+  const changed = async () => {
+    await Promise.all([loadBuffer(), loadCollections()])
+    if (renderedList.childElementCount > 0) await loadRendered()
+  }
+  const stage = stagePanel({ signal, confirm, buffer, onStaged: changed })
+  const commit = commitPanel({ signal, confirm, buffer, onCommitted: changed })
 
   fill(root,
     h('div', { class: 'view-head' }, h('h1', { tabindex: '-1' }, 'Documents')),
@@ -37,8 +52,10 @@ export function documentsView ({ root, signal, report }) {
     status,
     h('div', { class: 'table-wrap' }, h('table', { class: 'collections' },
       h('thead', {}, h('tr', {}, ['Collection', 'Older version', 'Newer version', ''].map((t) => h('th', { scope: 'col' }, t)))), collections)),
+    h('div', { class: 'panels' }, stage.section, commit.section),
     h('section', { 'aria-labelledby': 'diff-title' }, diffTitle, diffStatus, diffBody),
-    h('section', { 'aria-labelledby': 'rendered-title' }, h('h2', { id: 'rendered-title' }, 'Rendered documents'), renderedButton, renderedStatus, renderedList))
+    h('section', { 'aria-labelledby': 'rendered-title' }, h('h2', { id: 'rendered-title' }, 'Rendered documents'),
+      h('div', { class: 'form-buttons' }, h('label', { class: 'inline' }, 'Version ', renderedVersion), renderedButton), renderedStatus, renderedList))
 
   const query = () => `cleartext-secrets=${cleartext.checked ? 'true' : 'false'}`
 
@@ -104,8 +121,22 @@ export function documentsView ({ root, signal, report }) {
       ]))
   }
 
+  /** The buffer against the committed version: what the panels show and the rendered documents' default. */
+  async function loadBuffer () {
+    let list
+    try {
+      list = await buffer()
+    } catch (error) {
+      report(status, error)
+      return
+    }
+    stage.showKnown(list)
+    commit.update(list)
+    if (!renderedChosen) renderedVersion.value = renderedDefault(list)
+  }
+
   async function loadRendered () {
-    const version = pair?.next ?? next.value
+    const version = renderedVersion.value
     setText(renderedStatus, 'Loading…')
     renderedStatus.className = 'status'
     let text
@@ -113,6 +144,10 @@ export function documentsView ({ root, signal, report }) {
       text = await api.text(`/renderedconfigdocs?version=${version}&${query()}`, signal)
     } catch (error) {
       fill(renderedList)
+      if (error instanceof ApiError && error.status === 404) {
+        setText(renderedStatus, `There is no ${version} version${version === 'buffer' ? ': nothing is staged since the last commit' : ' yet'}. Choose another version.`)
+        return
+      }
       report(renderedStatus, error)
       return
     }
@@ -132,5 +167,6 @@ export function documentsView ({ root, signal, report }) {
   }
 
   loadCollections()
+  loadBuffer()
   return { title: 'Documents' }
 }

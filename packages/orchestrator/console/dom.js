@@ -21,6 +21,14 @@ function append (el, children) {
   }
 }
 
+/**
+ * A name that may wrap only after its `_` and `.` (a `<wbr>` there), never inside a word: `armada_post_apply` on a
+ * narrow window is `armada_post_` and `apply`, not `armada_post_ap` and `ply`.
+ */
+export function breakable (name) {
+  return String(name).split(/(?<=[_.])/).flatMap((part, i) => i === 0 ? [part] : [h('wbr'), part])
+}
+
 /** Replaces an element's children. */
 export function fill (el, ...children) {
   el.replaceChildren()

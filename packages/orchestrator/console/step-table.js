@@ -1,7 +1,7 @@
 // The action view's steps: in step order, grouped by sub-workflow, each with state, try, start, duration and a
 // bar on the action's timeline. Built once per set of steps and updated in place, so polling moves nothing.
 import { api, seg } from './api.js'
-import { badge, badgeClass, durationText, h, parseTime, setBadge, setText, setTime } from './dom.js'
+import { badge, badgeClass, breakable, durationText, h, parseTime, setBadge, setText, setTime } from './dom.js'
 import { ENDED, groupState, groupSteps, taskOf, timeline } from './steps.js'
 
 // step details are asked for a few at a time (the browser's own limit per host is six)
@@ -36,12 +36,12 @@ export function stepTable ({ actionId, dagId, onOpen, signal }) {
         // the sub-workflow's own row: its derived state, start, duration and bar (spec/orchestrator.md §8.2)
         const cells = cellsOf(null)
         body.append(rowOf(h('td', { class: 'wide-only' }), h('th', { scope: 'rowgroup', class: 'step-name', title: `sub-workflow ${dagId}.${block.group}` },
-          h('span', { class: 'group-name' }, block.group), h('span', { class: 'muted sub' }, ' sub-workflow')), cells, { class: 'group-head' }))
+          h('span', { class: 'group-name' }, breakable(block.group)), h('span', { class: 'muted sub' }, ' sub-workflow')), cells, { class: 'group-head' }))
         groups.push({ steps: block.steps.map((s) => s.id), cells })
       }
       for (const step of block.steps) {
         const open = h('button', { type: 'button', class: 'link step-open', 'data-step': step.id, title: `${step.id}: show its log`, onclick: () => onOpen(step.id) },
-          block.group === null ? step.id : taskOf(step.id))
+          breakable(block.group === null ? step.id : taskOf(step.id)))
         const cells = cellsOf(step.state)
         const tr = rowOf(h('td', { class: 'num muted wide-only' }, step.index), h('td', { class: 'step-name' }, open), cells, { 'data-step': step.id })
         rows.set(step.id, { tr, cells, open })

@@ -1,13 +1,15 @@
 // The operator's console (issue 20) in headless Chromium against the whole stack, as `npm start` runs it: sign in,
 // watch a running deploy_site reach Complete without a reload, read a step's log per try, pause and unpause a
-// running action and see a refusal's message, diff a collection, see the site's nodes, sign out. Prints where the
-// screenshots are, the bytes the action view costs and the time from sign-in to the first action list.
+// running action and see a refusal's message, diff a collection, see the site's nodes, sign out (changing the site
+// from the console: console-operate.test.ts). Prints where the screenshots are, the bytes the action view costs and
+// the time from sign-in to the first action list.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { browserPage, chromiumPresent } from './helpers/browser.ts'
+import { consolePage } from './helpers/console-page.ts'
 import { runningStack } from './helpers/running-stack.ts'
 
 const SITE = resolve(import.meta.dirname, '../../../examples/site')
@@ -100,7 +102,8 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     await browser.screenshot('sign-in')
     await page().fill('#token', 'not-a-token')
     await page().press('#token', 'Enter')
-    await expect.poll(async () => await page().textContent('#sign-in-error')).toMatch(/did not accept the token/)
+    await expect.poll(async () => await page().textContent('#sign-in-message')).toMatch(/did not accept the token/)
+    expect(await page().getAttribute('#sign-in-message', 'class')).toBe('status error')
     expect(await page().evaluate(() => (globalThis as unknown as PageGlobals).sessionStorage.length)).toBe(0)
   })
 
@@ -216,7 +219,7 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     expect(await page().locator('.rendered summary', { hasText: 'CertificateKey/v1 kubelet-n0' }).first().textContent()).toMatch(/encrypted/)
     await browser.screenshot('documents', true)
     await page().check('#cleartext')
-    await expect.poll(async () => await page().textContent('section p.status')).toBe('Forbidden: your token lacks the permission workflow_orchestrator:get_configdocs_cleartext.')
+    await expect.poll(async () => await page().textContent('#diff-status')).toBe('Forbidden: your token lacks the permission workflow_orchestrator:get_configdocs_cleartext.')
   })
 
   it('shows each node\'s provisioning status and power state', async () => {
@@ -232,6 +235,10 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     await page().locator('table.steps tbody tr[data-step]').nth(16).waitFor()
     const scrollWidth = await page().evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth)
     expect(scrollWidth).toBeLessThanOrEqual(390)
+    // step names wrap after a '_' or a '.', never inside a word; no state is clipped
+    const { brokenWords, clippedBadges } = consolePage(page)
+    expect(await brokenWords('table.steps .step-open, table.steps .group-name')).toEqual([])
+    expect(await clippedBadges('table.steps')).toEqual([])
     await browser.screenshot('action-narrow', true)
     await page().setViewportSize({ width: 1280, height: 800 })
   })
@@ -239,6 +246,9 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
   it('signs out, keeping the token out of every URL, and measures sign-in to the first action list', async () => {
     await page().click('#sign-out')
     await page().locator('#sign-in').waitFor()
+    // a note, not an error
+    expect(await page().textContent('#sign-in-message')).toBe('Signed out.')
+    expect(await page().getAttribute('#sign-in-message', 'class')).toBe('status')
     expect(await page().evaluate(() => (globalThis as unknown as PageGlobals).sessionStorage.length)).toBe(0)
     expect(await page().locator('#view').isHidden()).toBe(true)
     await go('#/site')
