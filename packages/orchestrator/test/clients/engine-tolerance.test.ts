@@ -76,7 +76,7 @@ async function newerAirflow (): Promise<string> {
 
 describe('the engine client against a newer Airflow', () => {
   it('reads unknown states, run types and extra fields without failing, and passes them on', async () => {
-    const client = createEngineClient({ baseUrl: await newerAirflow(), username: 'admin', password: 'admin', timeoutMs: 2000 })
+    const client = createEngineClient({ baseUrl: await newerAirflow(), username: 'admin', password: 'admin', timeoutMs: 10_000 })
     const run = await client.run('deploy_site', 'R1')
     expect(run).toMatchObject({ state: 'deferred_to_partner', run_type: 'partitioned', partition_key: 'p-1' })
     expect(workflowOf(run!)).toMatchObject({ state: 'deferred_to_partner', external_trigger: false })

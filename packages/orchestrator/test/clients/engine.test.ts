@@ -144,7 +144,7 @@ describe('the engine client against a scripted Airflow', () => {
   it('keeps its token until shortly before exp, renews it then, and renews once on a 401', async () => {
     const airflow = await scriptedAirflow()
     // one clock for both sides: the tokens' exp and the client's idea of now
-    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 2000, now: () => airflow.state.clock })
+    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 10_000, now: () => airflow.state.clock })
     await Promise.all([client.dag('a'), client.dag('b'), client.dag('c')])
     expect(airflow.state.tokens).toBe(1)
     airflow.state.clock += 3000_000 // 50 minutes on: still more than 30 s before exp
@@ -160,7 +160,7 @@ describe('the engine client against a scripted Airflow', () => {
 
   it('fetches a new token once on a 403 for a cached token (Airflow 3.1\'s invalid JWT); a second refusal is a 5xx naming the engine', async () => {
     const airflow = await scriptedAirflow()
-    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 2000 })
+    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 10_000 })
     await client.dag('a')
     expect(airflow.state.tokens).toBe(1)
     airflow.state.refuse = 1
@@ -173,7 +173,7 @@ describe('the engine client against a scripted Airflow', () => {
     expect(airflow.state.tokens).toBe(3)
     // a 403 for a token fetched for this very call is a permission the user lacks: no second token
     airflow.state.refusal = { status: 403, detail: 'Forbidden' }
-    const fresh = createEngineClient({ baseUrl: airflow.url, username: 'viewer', password: 'viewer', timeoutMs: 2000 })
+    const fresh = createEngineClient({ baseUrl: airflow.url, username: 'viewer', password: 'viewer', timeoutMs: 10_000 })
     airflow.state.refuse = 1
     await expect(fresh.dag('a')).rejects.toMatchObject({ upstreamStatus: 403 })
     expect(airflow.state.tokens).toBe(4)
@@ -181,7 +181,7 @@ describe('the engine client against a scripted Airflow', () => {
 
   it('pages runs by total_entries, one call per page, also when the server caps the page size it was asked for', async () => {
     const airflow = await scriptedAirflow()
-    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 2000 })
+    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 10_000 })
     const runs = await client.runs({ dagIds: ['deploy_site'] })
     expect(runs).toHaveLength(250)
     expect(new Set(runs.map((r) => r.dag_run_id)).size).toBe(250)
@@ -190,7 +190,7 @@ describe('the engine client against a scripted Airflow', () => {
 
   it('maps Airflow\'s 404 to NotFoundError and 422/5xx to a 502 naming the engine, with the detail (409: see the stub-engine test)', async () => {
     const airflow = await scriptedAirflow()
-    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 2000 })
+    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 10_000 })
     await expect(client.dag('gone')).rejects.toMatchObject({ statusCode: 404, reason: 'The Dag with ID: `gone` was not found' })
     const invalid = await client.dag('invalid').catch((error: unknown) => error)
     expect(invalid).toBeInstanceOf(DownstreamError)

@@ -22,14 +22,14 @@ async function noteSource () {
 describe('the note fetcher', () => {
   it('answers the text of a 2xx note URL', async () => {
     const url = await noteSource()
-    const fetch = createNoteFetcher({ timeoutMs: 2000, maxBytes: 1000 })
+    const fetch = createNoteFetcher({ timeoutMs: 10_000, maxBytes: 1000 })
     expect(await fetch(`${url}/status/200`, false, {})).toBe('answered 200')
     expect(await fetch(`${url}/status/204`, false, {})).toBe('')
   })
 
   it.each([301, 302, 303, 307, 308, 304, 404, 500])('refuses a note URL answering %i, naming the status', async (code) => {
     const url = await noteSource()
-    const fetch = createNoteFetcher({ timeoutMs: 2000, maxBytes: 1000 })
+    const fetch = createNoteFetcher({ timeoutMs: 10_000, maxBytes: 1000 })
     const failure = await fetch(`${url}/status/${code}`, false, {}).then(() => undefined, (error: unknown) => error)
     expect(failure).toBeInstanceOf(DownstreamError)
     expect((failure as DownstreamError).upstreamStatus).toBe(code)
@@ -38,7 +38,7 @@ describe('the note fetcher', () => {
 
   it('refuses a note larger than its cap', async () => {
     const url = await noteSource()
-    const fetch = createNoteFetcher({ timeoutMs: 2000, maxBytes: 1000 })
+    const fetch = createNoteFetcher({ timeoutMs: 10_000, maxBytes: 1000 })
     await expect(fetch(`${url}/big`, false, {})).rejects.toMatchObject({ reason: expect.stringMatching(/more than 1000 bytes/) })
   })
 })

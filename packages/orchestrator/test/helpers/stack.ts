@@ -32,6 +32,13 @@ const SITE = resolve(import.meta.dirname, '../../../../examples/site')
 export const GLOBAL_YAML = readFileSync(resolve(SITE, 'global.yaml'), 'utf8')
 export const SITE_YAML = readFileSync(resolve(SITE, 'site.yaml'), 'utf8')
 
+/**
+ * The timeout of every call the orchestrator makes to a component of the test stack, unless a test sets its own to
+ * test what a timeout does. The components are healthy and in this process: a timeout is there to end a hang, and a
+ * call that takes 100 ms alone can take seconds on a machine whose cores are busy with other work.
+ */
+export const CALL_TIMEOUT_MS = 10_000
+
 export type ValidatorMode = 'pass' | 'fail' | 'garbage' | 'down' | 'slow'
 
 /** A validating component answering as told; `calls` records the design references it was sent. */
@@ -63,8 +70,9 @@ export interface TestStackOptions {
   engineEnv?: Record<string, string>
   /** The document store's environment (its mode: STORE_MODES of stub-store). */
   storeEnv?: Record<string, string>
+  /** Timeout of the validator's calls (default CALL_TIMEOUT_MS). */
   validatorTimeoutMs?: number
-  /** Timeout of the store, engine and provisioner calls (default 2000, 2000, 1000 ms). */
+  /** Timeout of the store, engine and provisioner calls (default CALL_TIMEOUT_MS). */
   timeoutMs?: number
   /** The deployment-version checks (default: Skip both). */
   deploymentVersion?: { create: VersionSeverity, commit: VersionSeverity }
@@ -93,26 +101,26 @@ export async function buildTestStack (options: TestStackOptions = {}) {
     provisioner: await wrap('provisioner', `${site.url}/api/v1.0`),
     validator: await wrap('validator', validator.url)
   }
-  const engineClient = createEngineClient({ baseUrl: urls.engine, username: 'admin', password: 'admin', timeoutMs: options.timeoutMs ?? 2000 })
+  const engineClient = createEngineClient({ baseUrl: urls.engine, username: 'admin', password: 'admin', timeoutMs: options.timeoutMs ?? CALL_TIMEOUT_MS })
 
   /** An orchestrator on `repos` over these stand-ins; building a second one on the same database is a restart. */
   async function orchestrator (repos: Repositories) {
     // each orchestrator process keeps its own watch, on its own engine client
-    const ownEngine = createEngineClient({ baseUrl: urls.engine, username: 'admin', password: 'admin', timeoutMs: options.timeoutMs ?? 2000 })
+    const ownEngine = createEngineClient({ baseUrl: urls.engine, username: 'admin', password: 'admin', timeoutMs: options.timeoutMs ?? CALL_TIMEOUT_MS })
     const watch = options.watch === undefined ? undefined : createEngineWatch({ engine: ownEngine, ...options.watch })
     watch?.start()
     onTestFinished(() => watch?.stop())
-    const storeClient = createStoreClient({ baseUrl: urls.store, timeoutMs: options.timeoutMs ?? 2000 })
+    const storeClient = createStoreClient({ baseUrl: urls.store, timeoutMs: options.timeoutMs ?? CALL_TIMEOUT_MS })
     const lock = createApiLock({ repos, leaseS: options.leaseS ?? 60 })
     const configdocs = createConfigdocs({
       store: storeClient,
-      validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? 1000 }),
+      validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? CALL_TIMEOUT_MS }),
       lock,
       journal: repos.stagingJournal,
       deploymentVersion: options.deploymentVersion,
       maxExpandedBytes: options.maxExpandedBytes
     })
-    const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: 500, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') }) })
+    const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: CALL_TIMEOUT_MS, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') }) })
     const actions = createActions({
       repos,
       engine: engineClient,
@@ -131,7 +139,7 @@ export async function buildTestStack (options: TestStackOptions = {}) {
       notes,
       workflows: createWorkflows({ engine: engineClient, reads: watch?.reads }),
       siteStatuses: createSiteStatuses({
-        provisioner: createProvisionerClient({ baseUrl: urls.provisioner, timeoutMs: options.timeoutMs ?? 1000 }),
+        provisioner: createProvisionerClient({ baseUrl: urls.provisioner, timeoutMs: options.timeoutMs ?? CALL_TIMEOUT_MS }),
         legacyKeys: false
       }),
       logger: false,
