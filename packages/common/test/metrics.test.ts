@@ -44,11 +44,11 @@ describe('service metrics', () => {
     onTestFinished(async () => { await target.close() })
     const address = target.server.address()
     const port = typeof address === 'object' && address !== null ? address.port : 0
-    const http = createHttpClient({ component: 'store', baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 1000, metrics })
+    const http = createHttpClient({ component: 'store', baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 10_000, metrics })
     await http.request('GET', '/ok')
     await http.request('GET', '/ok')
     await expect(http.request('GET', '/broken')).rejects.toMatchObject({ component: 'store' })
-    const gone = createHttpClient({ component: 'engine', baseUrl: 'http://127.0.0.1:1', timeoutMs: 1000, metrics })
+    const gone = createHttpClient({ component: 'engine', baseUrl: 'http://127.0.0.1:1', timeoutMs: 10_000, metrics })
     await expect(gone.request('GET', '/x')).rejects.toMatchObject({ component: 'engine' })
     const text = await metrics.registry.metrics()
     expect(sample(text, 'slipway_outbound_request_duration_seconds_count', 'component="store",method="GET",outcome="2xx"')).toBe(2)

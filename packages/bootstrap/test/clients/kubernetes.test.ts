@@ -55,7 +55,7 @@ async function startTlsKube (): Promise<string> {
 }
 
 async function callerSeen (connection: KubernetesConnection): Promise<Record<string, string> | undefined> {
-  const client = createKubernetesClient({ connect: () => connection, timeoutMs: 2000 })
+  const client = createKubernetesClient({ connect: () => connection, timeoutMs: 10_000 })
   onTestFinished(client.close)
   return (await client.getNode('n1')).metadata?.labels
 }
@@ -164,7 +164,7 @@ describe('the API-server node list', () => {
     await app.listen({ host: '127.0.0.1', port: 0 })
     onTestFinished(async () => { await app.close() })
     const address = app.server.address()
-    const client = createKubernetesClient({ connect: () => ({ server: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`, token: () => undefined }), timeoutMs: 2000 })
+    const client = createKubernetesClient({ connect: () => ({ server: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`, token: () => undefined }), timeoutMs: 10_000 })
     items = [
       { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'Hostname', address: 'n0' }] } },
       { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.2\n  server evil 6.6.6.6:80' }, { type: 'InternalIP', address: null }] } },

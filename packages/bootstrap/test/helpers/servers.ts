@@ -105,6 +105,13 @@ export function clusterNodes (): KubeNodeFixture[] {
 /** The service's default bounds on reading a design (DESIGN_MAX_DOCUMENTS, DESIGN_MAX_TOKENS). */
 export const DEFAULT_DESIGN_LIMITS: DesignLimits = { maxDocuments: 20_000, maxTokens: 8_000_000 }
 
+/**
+ * The timeout of the test app's calls to the design host, the file hosts and Kubernetes, unless a test sets its own
+ * to test what a timeout does. The servers are healthy and in this process: a timeout is there to end a hang, and a
+ * call that takes 100 ms alone can take seconds on a machine whose cores are busy with other work.
+ */
+export const CALL_TIMEOUT_MS = 10_000
+
 /** 127.0.0.1:1, where nothing listens: the test app's store unless a test names its own design hosts. */
 export const UNREACHABLE_STORE = 'http://127.0.0.1:1'
 
@@ -140,14 +147,14 @@ export async function buildTestApp (options: {
     encryptPayload: options.encryptPayload,
     logger: false,
     fetchDesign: options.fetchDesign ?? createDesignFetcher({
-      timeoutMs: options.designTimeoutMs ?? 2000,
+      timeoutMs: options.designTimeoutMs ?? CALL_TIMEOUT_MS,
       maxBytes: 4 * 1024 * 1024,
       limits: options.designLimits ?? DEFAULT_DESIGN_LIMITS,
       serviceAuth: staticServiceToken(options.serviceToken ?? SERVICE_TOKEN),
       designHosts
     }),
     fetchFiles: options.fetchFiles ?? createFileSources({
-      timeoutMs: 2000,
+      timeoutMs: CALL_TIMEOUT_MS,
       attempts: 3,
       retryDelayMs: 10,
       maxBytes: 1024 * 1024,
@@ -156,7 +163,7 @@ export async function buildTestApp (options: {
       hosts: fileHosts
     }),
     kubernetes: options.kubernetes ?? createKubernetesClient({
-      timeoutMs: options.kubeTimeoutMs ?? 2000,
+      timeoutMs: options.kubeTimeoutMs ?? CALL_TIMEOUT_MS,
       connect: () => {
         if (options.kubeUrl === undefined) throw new KubernetesConfigError('No Kubernetes configuration: set KUBE_API_URL, KUBECONFIG, or run in a cluster')
         return { server: options.kubeUrl, token: () => 'kube-token' }

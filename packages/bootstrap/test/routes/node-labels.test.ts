@@ -101,7 +101,7 @@ describe('PUT /api/v1.0/node-labels/{node_name}', () => {
 
   it('answers 500 with the error body, and nothing of the failure\'s internals, when something unexpected breaks', async () => {
     const kube = await startKube(clusterNodes())
-    const real = createKubernetesClient({ connect: () => ({ server: kube.url, token: () => undefined }), timeoutMs: 2000 })
+    const real = createKubernetesClient({ connect: () => ({ server: kube.url, token: () => undefined }), timeoutMs: 10_000 })
     const broken: KubernetesClient = { ...real, getNode: async () => { throw new TypeError('secret internal detail at /src/x.ts:1') } }
     const app = await buildTestApp({ kubernetes: broken })
     const res = await app.inject({ method: 'PUT', url: '/api/v1.0/node-labels/n1', headers: JSON_HEADERS, payload: { a: '1' } })
