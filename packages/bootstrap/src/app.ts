@@ -19,6 +19,8 @@ export interface AppDeps {
   encryptPayload?: PayloadEncryptor | undefined
   kubernetes: KubernetesClient
   bodyLimitBytes?: number
+  /** Deepest nesting of a JSON body (JSON_MAX_DEPTH); deeper bodies are a 400 before they are parsed. */
+  jsonMaxDepth?: number
   logLevel?: string
   logger?: boolean
   /** Prometheus metrics served at GET /metrics; absent: none. */
@@ -31,6 +33,7 @@ export async function buildApp (deps: AppDeps) {
     logLevel: deps.logLevel,
     logger: deps.logger,
     bodyLimitBytes: deps.bodyLimitBytes,
+    jsonMaxDepth: deps.jsonMaxDepth,
     authenticator: deps.authenticator,
     policy: deps.policy,
     // Promenade's request-id header beside the seed's x-service-req, its any-value context marker and its

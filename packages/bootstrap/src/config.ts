@@ -1,12 +1,13 @@
 // The bootstrap service's configuration: environment variables validated by one schema (STYLE.md §6).
 import { Type, type Static } from 'typebox'
-import { AuthConfigProperties, LogLevelSchema, readConfig } from '@slipway/common'
+import { AuthConfigProperties, JsonBodyConfigProperties, LogLevelSchema, readConfig } from '@slipway/common'
 
 export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
   PORT: Type.Integer({ default: 9001, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
   LOG_LEVEL: LogLevelSchema(),
   BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1, description: 'Largest request body accepted' }),
+  ...JsonBodyConfigProperties,
   METRICS_ENABLED: Type.Boolean({ default: true, description: 'Serve Prometheus metrics at GET /metrics (no token)' }),
   STORE_URL: Type.String({ default: 'http://127.0.0.1:9100/api/v1.0', pattern: '^https?://', examples: ['http://store:9100/api/v1.0'], description: 'Deckhand API base URL: the store design references are read from; its host[:port] is the design host when DESIGN_HOSTS is empty' }),
   DESIGN_HOSTS: Type.String({ default: '', description: 'Comma-separated host[:port] a design_ref or href may name (deckhand+ and plain http(s); no port: 80/443); any other host is refused with 400 before anything is sent, so the service\'s token goes nowhere else. Empty: the host of STORE_URL' }),

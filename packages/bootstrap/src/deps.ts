@@ -67,6 +67,7 @@ export function createDeps (config: Config) {
       })
     }),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    jsonMaxDepth: config.JSON_MAX_DEPTH,
     logLevel: config.LOG_LEVEL
   }
 }
