@@ -1,5 +1,6 @@
 // The orchestrator's API as a user drives it (the admin token, real HTTP), and bounded waits: a wait polls until
 // its probe answers, and fails after its deadline saying what it waited for and what it saw last.
+import { randomUUID } from 'node:crypto'
 import { expect } from 'vitest'
 
 export interface Answer {
@@ -8,7 +9,7 @@ export interface Answer {
   json: <T = Record<string, unknown>>() => T
 }
 
-export interface CallOptions { json?: unknown, body?: string, type?: string }
+export interface CallOptions { json?: unknown, body?: string, type?: string, marker?: string }
 
 export interface Step {
   id: string
@@ -50,8 +51,24 @@ export interface Created { id: string, committed_rev_id: number | null, dag_exec
 
 export const FINAL = ['Complete', 'Failed']
 
+/** Every trigger sent again after a 503 trigger_pending, with the reason the engine gave (for the figures). */
+export const resentTriggers: string[] = []
+
+/** The action a 503 names as saved with its run not yet confirmed, if it names one. */
+function pendingAction (answer: Answer): string | undefined {
+  if (answer.status !== 503) return undefined
+  const body = answer.json<{ details?: { errorList?: Array<{ action_id?: string, start_status?: string }> } }>()
+  return body.details?.errorList?.find((e) => e.start_status === 'trigger_pending')?.action_id
+}
+
 export interface Api {
   call: (method: string, path: string, options?: CallOptions) => Promise<Answer>
+  /**
+   * POST /actions as a careful client sends it: with its own X-Context-Marker, and sent again with the same marker
+   * while the orchestrator answers 503 with the action saved and its run not confirmed (`trigger_pending`, as when
+   * the engine answered the trigger with a 500), which the orchestrator promises starts no second run. The last answer.
+   */
+  submit: (name: string, parameters?: Record<string, unknown>) => Promise<Answer>
   /** POST /actions: the new action's id (a 201 is required). */
   create: (name: string, parameters?: Record<string, unknown>) => Promise<string>
   /** POST /actions: the 201's body (the committed revision the action runs on among it). */
@@ -98,13 +115,24 @@ export function orchestratorApi (baseUrl: string, token: string, callTimeoutMs =
     let body = options.body
     if (options.json !== undefined) { body = JSON.stringify(options.json); headers['content-type'] = 'application/json' }
     if (options.type !== undefined) headers['content-type'] = options.type
+    if (options.marker !== undefined) headers['x-context-marker'] = options.marker
     const response = await fetch(`${baseUrl}/api/v1.0${path}`, { method, headers, body, signal: AbortSignal.timeout(callTimeoutMs) })
     const text = await response.text()
     return { status: response.status, text, json: <T>() => JSON.parse(text) as T }
   }
 
+  async function submit (name: string, parameters: Record<string, unknown> = {}): Promise<Answer> {
+    const marker = randomUUID()
+    for (let attempt = 1; ; attempt++) {
+      const answer = await call('POST', '/actions', { json: { name, parameters }, marker })
+      const pending = pendingAction(answer)
+      if (pending === undefined || attempt === 3) return answer
+      resentTriggers.push(`${name} ${pending}: ${answer.json<{ reason: string }>().reason.slice(0, 120)}`)
+    }
+  }
+
   async function created (name: string, parameters: Record<string, unknown> = {}): Promise<Created> {
-    const answer = await call('POST', '/actions', { json: { name, parameters } })
+    const answer = await submit(name, parameters)
     expect(answer.status, `POST /actions ${name}: ${answer.text}`).toBe(201)
     return answer.json<Created>()
   }
@@ -137,6 +165,7 @@ export function orchestratorApi (baseUrl: string, token: string, callTimeoutMs =
 
   return {
     call,
+    submit,
     create: async (name, parameters) => (await created(name, parameters)).id,
     created,
     action,

@@ -5,7 +5,8 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export interface EngineCall { at: number, method: string, path: string, status: number }
+/** One call: when it reached the proxy, when its answer had been passed on (absent while it runs), its status. */
+export interface EngineCall { at: number, done?: number, method: string, path: string, status: number }
 
 export interface EngineProxy {
   url: string
@@ -20,15 +21,17 @@ export async function startEngineProxy (target: { host: string, port: number }):
   const pass = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     const at = Date.now()
     const path = incoming.url ?? '/'
-    const remember = (status: number): void => { calls.push({ at, method: incoming.method ?? 'GET', path, status }) }
+    const call: EngineCall = { at, method: incoming.method ?? 'GET', path, status: 0 }
+    calls.push(call)
     const options = { host: target.host, port: target.port, method: incoming.method, path, headers: incoming.headers }
     const upstream = request(options, (answer) => {
-      remember(answer.statusCode ?? 0)
+      call.status = answer.statusCode ?? 0
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
       answer.pipe(outgoing)
+      outgoing.once('finish', () => { call.done = Date.now() })
     })
     upstream.once('error', () => {
-      remember(0)
+      call.done = Date.now()
       incoming.socket.destroy()
     })
     incoming.pipe(upstream)

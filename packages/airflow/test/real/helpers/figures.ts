@@ -1,5 +1,6 @@
 // Figures the real-Airflow suites observe, printed as one summary line per test file when it ends.
 import { AIRFLOW_VERSION } from './airflow-install.ts'
+import { resentTriggers } from './api.ts'
 
 const figures = new Map<string, string>()
 
@@ -11,6 +12,9 @@ export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`
 
 /** One line: the file, the Airflow version, every figure recorded. */
 export function printFigures (file: string): void {
+  if (resentTriggers.length > 0) {
+    recordFigure('triggers sent again after a 503 trigger_pending', `${resentTriggers.length} (first: ${resentTriggers[0]})`)
+  }
   if (figures.size === 0) return
   const parts = [...figures.entries()].map(([name, value]) => `${name} ${value}`)
   console.log(`[real-airflow ${AIRFLOW_VERSION} ${file}] ${parts.join('; ')}`)

@@ -18,7 +18,7 @@ const notYetRun = (a: Action): boolean => a.steps.every((s) => s.state === null)
 export function triggersScenario (real: RealStack): void {
   it('runs one of two site actions triggered at once and refuses the other (409, in progress)', async () => {
     const { api } = real
-    const both = await Promise.all([0, 1].map(async () => await api.call('POST', '/actions', { json: { name: 'update_software' } })))
+    const both = await Promise.all([0, 1].map(async () => await api.submit('update_software')))
     const statuses = both.map((a) => a.status).sort()
     expect(statuses, both.map((a) => a.text).join('\n')).toEqual([201, 409])
     const accepted = both.find((a) => a.status === 201)!.json<{ id: string }>()
@@ -34,7 +34,7 @@ export function triggersScenario (real: RealStack): void {
 
   it('runs both of two test_site actions triggered at once, each its own engine run', async () => {
     const { api } = real
-    const both: Answer[] = await Promise.all([0, 1].map(async () => await api.call('POST', '/actions', { json: { name: 'test_site' } })))
+    const both: Answer[] = await Promise.all([0, 1].map(async () => await api.submit('test_site')))
     expect(both.map((a) => a.status), both.map((a) => a.text).join('\n')).toEqual([201, 201])
     const [first, second] = both.map((a) => a.json<{ id: string }>())
     expect(first!.id).not.toBe(second!.id)

@@ -6,6 +6,7 @@ import { expect, it } from 'vitest'
 import { FINAL } from '../helpers/api.ts'
 import { recordFigure } from '../helpers/figures.ts'
 import { airflowStates, changesOf, orchestratorStates, RUN, updatedAtMisses, visibility, type Observation } from '../helpers/observe.ts'
+import type { EngineCall } from '../helpers/engine-proxy.ts'
 import { WATCH, type RealStack } from '../helpers/real-stack.ts'
 import { hanging } from './control.ts'
 
@@ -18,6 +19,23 @@ const WINDOW_MS = 15_000
 export const isWatchCall = (c: { method: string, path: string }): boolean =>
   c.path.startsWith('/api/v2/dags?') || c.path.includes('updated_at_gte=') ||
   (c.method === 'POST' && (c.path === '/api/v2/dags/~/dagRuns/list' || c.path === '/api/v2/dags/~/dagRuns/~/taskInstances/list'))
+
+/**
+ * The calls that reached the engine although the watch was fresh: made more than `slackMs` after a poll that
+ * succeeded (every call of it answered 200; a poll begins with the DAG list) had ended, and less than the staleness
+ * bound less `slackMs` after it began. A read may call the engine only when the watch is stale.
+ */
+function whileFresh (all: EngineCall[], reads: EngineCall[], slackMs = 1000): EngineCall[] {
+  const polls: Array<{ start: number, end: number, ok: boolean }> = []
+  for (const call of all.filter(isWatchCall)) {
+    if (call.path.startsWith('/api/v2/dags?')) polls.push({ start: call.at, end: call.done ?? Infinity, ok: true })
+    const poll = polls.at(-1)
+    if (poll === undefined) continue
+    poll.end = Math.max(poll.end, call.done ?? Infinity)
+    poll.ok &&= call.status === 200
+  }
+  return reads.filter((read) => polls.some((p) => p.ok && p.end + slackMs <= read.at && read.at - p.start <= WATCH.staleMs - slackMs))
+}
 
 /** The engine calls of the orchestrator during a window of WINDOW_MS, per minute; `meanwhile` runs during it. */
 async function callsPerMinute (real: RealStack, meanwhile: (until: number) => Promise<void> = async () => {}) {
@@ -101,9 +119,9 @@ export function watchScenario (real: RealStack): void {
     const [one, two] = counts
     recordFigure('engine calls per minute', `idle ${idle.all}, 1 running action ${one!.all}, 2 running ${two!.all}`)
     recordFigure('watch reads per minute (1 running)', `full ${one!.fullReads}, of changes (updated_at_gte) ${one!.changeReads}`)
-    // every call came from the watch: the user's reads cost the engine nothing
-    expect(one!.others).toEqual([])
-    expect(two!.others).toEqual([])
+    // the user's reads cost the engine nothing while the watch is fresh (a poll slowed past the bound lets some through)
+    recordFigure('user reads that reached the engine (the watch stale)', String(one!.others.length + two!.others.length))
+    expect(whileFresh(real.proxy.calls, [...one!.others, ...two!.others])).toEqual([])
     // a poll reads the DAG list, the runs and their task instances: at most 4 calls a poll, whatever runs
     const bound = 4 * 60_000 / WATCH.intervalMs
     for (const count of [idle.all, one!.all, two!.all]) expect(count).toBeLessThanOrEqual(bound)
