@@ -1,5 +1,5 @@
 // The data folder of `npm start` (SLIPWAY_DATA_DIR): state that outlived the tokens it belongs with, and a folder
-// deleted under a running stack, are said out loud (README: data folder, resetting).
+// deleted under a running stack, are said out loud (docs/operations.md: the data folder, resetting).
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 

@@ -3,7 +3,7 @@ import { ConfigError } from '@slipway/common'
 import type { Repositories } from './repositories.ts'
 import { openSqlite } from './sqlite.ts'
 
-// what a PostgreSQL that cannot be used looks like at start-up, worded for the operator (README: troubleshooting)
+// what a PostgreSQL that cannot be used looks like at start-up, worded for the operator (docs/operations.md: troubleshooting)
 const NETWORK: Record<string, string> = {
   ECONNREFUSED: 'refuses connections (is PostgreSQL running there?)',
   ENOTFOUND: 'is a host name that does not resolve',

@@ -1,4 +1,4 @@
-// The stub's own failure-injection block, read from a run's `conf.stub` (README "stub-engine" section).
+// The stub's own failure-injection block, read from a run's `conf.stub` (docs/stand-ins.md, packages/stub-engine/README.md).
 // Task keys are a bare task id (`prepare_site`) or a group-qualified one (`drydock_build.prepare_site`).
 import { Type, type Static } from 'typebox'
 
