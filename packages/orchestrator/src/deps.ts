@@ -15,7 +15,7 @@ import { createProvisionerClient, type ProvisionerClient } from './clients/provi
 import { createNoteFetcher, type NoteFetcher } from './clients/note-source.ts'
 import { createApiLock } from './domain/api-lock.ts'
 import { createConfigdocs } from './domain/configdocs.ts'
-import { createActions } from './domain/actions.ts'
+import { createActions, SITE_ACTION_LOCK } from './domain/actions.ts'
 import { createNotes } from './domain/notes.ts'
 import { createWorkflows } from './domain/workflows.ts'
 import { createSiteStatuses } from './domain/site-statuses.ts'
@@ -50,7 +50,15 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
   const repos = overrides.repos ?? await openDatabase(config)
   const locks = {
     // the configdocs lock: a second staging or commit meanwhile is a 409 at once
-    configdocs: createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: log, metrics })
+    configdocs: createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: log, metrics }),
+    // the site-action lock, against other orchestrators: waited for up to its lease, then 409
+    siteAction: createApiLock({
+      repos,
+      leaseS: config.ACTION_LOCK_LEASE_S,
+      lockType: SITE_ACTION_LOCK,
+      waitMs: config.ACTION_LOCK_LEASE_S * 1000,
+      metrics
+    })
   }
   const clients = createClients(config, overrides, serviceAuth, metrics)
   const { store, validators, engine, provisioner } = clients
@@ -73,8 +81,7 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
     designRef: configdocs.designRef,
     deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT,
     reads: watch?.reads,
-    startLeaseS: config.ACTION_LOCK_LEASE_S,
-    metrics,
+    startLock: locks.siteAction,
     // a trigger still on its way after two engine timeouts will not arrive
     startGraceMs: overrides.startGraceMs ?? 2 * config.ENGINE_TIMEOUT_MS,
     retryWindowMs: config.ACTION_RETRY_WINDOW_S * 1000,

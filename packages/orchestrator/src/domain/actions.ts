@@ -3,7 +3,7 @@
 // actions with the engine actions-reconcile.ts, and the reads (entity, steps, logs) action-reads.ts.
 import {
   BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, newUlid,
-  type Metrics, type RequestContext, type ValidationMessage
+  type RequestContext, type ValidationMessage
 } from '@slipway/common'
 import type { Repositories, ActionRecord } from '../db/repositories.ts'
 import type { EngineClient, EngineRun } from '../clients/engine.ts'
@@ -15,7 +15,7 @@ import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type 
 import { executionDate, plainTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
 import type { Notes } from './notes.ts'
-import { createApiLock } from './api-lock.ts'
+import type { ApiLock } from './api-lock.ts'
 import { createActionStarter, targetNodesOf } from './actions-start.ts'
 import { createActionReconciler } from './actions-reconcile.ts'
 
@@ -67,14 +67,15 @@ export function createActions (deps: {
   store: StoreClient
   notes: Notes
   designRef: (revisionId: number) => string
-  /** Lease of the site-action lock, in seconds (a holder that died stops blocking after it). */
-  startLeaseS?: number
+  /**
+   * The site-action lock of the database (SITE_ACTION_LOCK), against other orchestrators: held while a site action is
+   * checked and started, waited for up to its lease, then 409.
+   */
+  startLock: ApiLock
   /** The deployment-version check of the full deployment validation (spec §3.2); Skip by default. */
   deploymentVersionCommit?: VersionSeverity
   /** Where runs, steps and pause flags are read (the engine watch); default: the engine itself. */
   reads?: EngineReads
-  /** Where the site-action lock's waits are counted. */
-  metrics?: Pick<Metrics, 'lockWait'>
   /**
    * How long a start the engine has not confirmed is waited for after its trigger was sent before it is failed
    * (default 60 s); meanwhile a site action's start blocks the next site action.
@@ -94,15 +95,7 @@ export function createActions (deps: {
     repos, engine, reads, designRef: deps.designRef, graceMs: deps.startGraceMs ?? 60_000, afterTrigger: deps.afterTrigger
   })
   const reconciler = createActionReconciler({ repos, reads, starter, dagIds: [...new Set(Object.values(ACTIONS).map((a) => a.dagId))] })
-  const startLease = deps.startLeaseS ?? 60
-  // the site-action lock of the database, against other orchestrators: waited for up to its lease, then 409
-  const startLock = createApiLock({
-    repos,
-    leaseS: startLease,
-    lockType: SITE_ACTION_LOCK,
-    waitMs: startLease * 1000,
-    metrics: deps.metrics
-  })
+  const { startLock } = deps
   let queue: Promise<unknown> = Promise.resolve()
   /** The last create of each caller's context marker in this process (perMarker). */
   const markers = new Map<string, Promise<void>>()

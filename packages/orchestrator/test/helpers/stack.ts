@@ -4,28 +4,17 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import Fastify from 'fastify'
 import { onTestFinished } from 'vitest'
-import { createPolicy, staticServiceToken } from '@slipway/common'
+import { createPolicy } from '@slipway/common'
 import { testAuthenticator } from '@slipway/common/testing'
 import { loadConfig as storeConfig, startStore } from '@slipway/stub-store'
 import { testStoreEnv } from '@slipway/stub-store/testing'
 import { loadConfig as engineConfig, startEngine } from '@slipway/stub-engine'
 import { loadConfig as siteConfig, startSite } from '@slipway/stub-site'
-import { buildApp } from '../../src/app.ts'
+import { buildApp, createDeps, loadConfig } from '../../src/index.ts'
 import { openSqlite } from '../../src/db/sqlite.ts'
 import type { Repositories } from '../../src/db/repositories.ts'
-import { createStoreClient } from '../../src/clients/store.ts'
-import { createValidatorClient } from '../../src/clients/validators.ts'
 import { createEngineClient } from '../../src/clients/engine.ts'
-import { createProvisionerClient } from '../../src/clients/provisioner.ts'
-import { createApiLock } from '../../src/domain/api-lock.ts'
-import { createConfigdocs } from '../../src/domain/configdocs.ts'
 import type { VersionSeverity } from '../../src/domain/deployment-configuration.ts'
-import { createActions } from '../../src/domain/actions.ts'
-import { createNotes } from '../../src/domain/notes.ts'
-import { createNoteFetcher } from '../../src/clients/note-source.ts'
-import { createWorkflows } from '../../src/domain/workflows.ts'
-import { createEngineWatch } from '../../src/domain/engine-watch.ts'
-import { createSiteStatuses } from '../../src/domain/site-statuses.ts'
 import { POLICY_DEFAULTS } from '../../src/policy.ts'
 
 const SITE = resolve(import.meta.dirname, '../../../../examples/site')
@@ -76,14 +65,16 @@ export interface TestStackOptions {
   timeoutMs?: number
   /** The deployment-version checks (default: Skip both). */
   deploymentVersion?: { create: VersionSeverity, commit: VersionSeverity }
-  /** Largest expanded size of a staged body (default: no limit). */
+  /** Largest expanded size of a staged body (default: the service's, EXPANDED_BODY_LIMIT_BYTES). */
   maxExpandedBytes?: number
   /** The database (the caller closes it); default: a fresh in-memory SQLite closed with the stack. */
   repos?: Repositories
   /** An engine watch serving the action and workflow reads (started with the stack, stopped after the test). */
   watch?: { intervalMs: number, staleMs: number }
-  /** How actions are started: the grace of an unconfirmed start, the retry window (default: the service's). */
-  actionStarts?: { startGraceMs?: number, retryWindowMs?: number }
+  /** How actions are started: the grace of an unconfirmed start (default 60 s). */
+  actionStarts?: { startGraceMs?: number }
+  /** More of the orchestrator's configuration (environment variables), over the stack's. */
+  orchestratorEnv?: Record<string, string>
   /** Puts something (a fault proxy) between the orchestrator and a component: answers the URL to call instead. */
   wrap?: (component: 'store' | 'engine' | 'provisioner' | 'validator', url: string) => Promise<string>
 }
@@ -101,50 +92,49 @@ export async function buildTestStack (options: TestStackOptions = {}) {
     provisioner: await wrap('provisioner', `${site.url}/api/v1.0`),
     validator: await wrap('validator', validator.url)
   }
+  // the engine as the tests call it themselves (each orchestrator has clients of its own)
   const engineClient = createEngineClient({ baseUrl: urls.engine, username: 'admin', password: 'admin', timeoutMs: options.timeoutMs ?? CALL_TIMEOUT_MS })
+  const timeout = String(options.timeoutMs ?? CALL_TIMEOUT_MS)
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    METRICS_ENABLED: 'false',
+    BODY_LIMIT_BYTES: String(256 * 1024),
+    STORE_URL: urls.store,
+    STORE_TIMEOUT_MS: timeout,
+    VALIDATORS: `Promenade=${urls.validator}`,
+    VALIDATOR_TIMEOUT_MS: String(options.validatorTimeoutMs ?? CALL_TIMEOUT_MS),
+    ENGINE_URL: urls.engine,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    ENGINE_TIMEOUT_MS: timeout,
+    PROVISIONER_URL: urls.provisioner,
+    PROVISIONER_TIMEOUT_MS: timeout,
+    NOTES_TIMEOUT_MS: String(CALL_TIMEOUT_MS),
+    NOTES_MAX_BYTES: '1000',
+    SERVICE_TOKEN: 'svc-token',
+    COMMIT_LOCK_LEASE_S: String(options.leaseS ?? 60),
+    // no engine watch unless asked for: every read calls the engine
+    ENGINE_WATCH_INTERVAL_MS: String(options.watch?.intervalMs ?? 0),
+    ENGINE_WATCH_STALE_MS: String(options.watch?.staleMs ?? 5000),
+    DEPLOYMENT_VERSION_CREATE: options.deploymentVersion?.create ?? 'Skip',
+    DEPLOYMENT_VERSION_COMMIT: options.deploymentVersion?.commit ?? 'Skip',
+    ...(options.maxExpandedBytes === undefined ? {} : { EXPANDED_BODY_LIMIT_BYTES: String(options.maxExpandedBytes) }),
+    ...options.orchestratorEnv
+  })
 
   /** An orchestrator on `repos` over these stand-ins; building a second one on the same database is a restart. */
   async function orchestrator (repos: Repositories) {
-    // each orchestrator process keeps its own watch, on its own engine client
-    const ownEngine = createEngineClient({ baseUrl: urls.engine, username: 'admin', password: 'admin', timeoutMs: options.timeoutMs ?? CALL_TIMEOUT_MS })
-    const watch = options.watch === undefined ? undefined : createEngineWatch({ engine: ownEngine, ...options.watch })
-    watch?.start()
-    onTestFinished(() => watch?.stop())
-    const storeClient = createStoreClient({ baseUrl: urls.store, timeoutMs: options.timeoutMs ?? CALL_TIMEOUT_MS })
-    const lock = createApiLock({ repos, leaseS: options.leaseS ?? 60 })
-    const configdocs = createConfigdocs({
-      store: storeClient,
-      validators: createValidatorClient({ targets: [{ name: 'Promenade', url: urls.validator }], timeoutMs: options.validatorTimeoutMs ?? CALL_TIMEOUT_MS }),
-      lock,
-      journal: repos.stagingJournal,
-      deploymentVersion: options.deploymentVersion,
-      maxExpandedBytes: options.maxExpandedBytes
-    })
-    const notes = createNotes({ repos, fetchUrl: createNoteFetcher({ timeoutMs: CALL_TIMEOUT_MS, maxBytes: 1000, serviceAuth: staticServiceToken('svc-token') }) })
-    const actions = createActions({
+    // each orchestrator process keeps its own clients and its own engine watch
+    const deps = await createDeps(config, {
       repos,
-      engine: engineClient,
-      store: storeClient,
-      notes,
-      designRef: configdocs.designRef,
-      deploymentVersionCommit: options.deploymentVersion?.commit,
-      reads: watch?.reads,
-      ...options.actionStarts
-    })
-    const app = await buildApp({
       authenticator: testAuthenticator(),
       policy: createPolicy(POLICY_DEFAULTS, options.policy),
-      configdocs,
-      actions,
-      notes,
-      workflows: createWorkflows({ engine: engineClient, reads: watch?.reads }),
-      siteStatuses: createSiteStatuses({
-        provisioner: createProvisionerClient({ baseUrl: urls.provisioner, timeoutMs: options.timeoutMs ?? CALL_TIMEOUT_MS }),
-        legacyKeys: false
-      }),
-      logger: false,
-      bodyLimitBytes: 256 * 1024
+      startGraceMs: options.actionStarts?.startGraceMs ?? 60_000
     })
+    const { actions, watch, configdocs } = deps
+    watch?.start()
+    onTestFinished(() => watch?.stop())
+    const app = await buildApp({ ...deps, logger: false })
     return { app, actions, watch, configdocs }
   }
 
