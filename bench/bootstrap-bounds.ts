@@ -6,6 +6,8 @@
 //            validatedesign
 //   payload: a join whose HostSystem file is 48 MiB of random bytes (twice: fetched, then from the cache)
 //   cache:   joins naming 12 (cache:N: N) different 24 MiB files one after another; resident memory after the last
+//   cachebytes: the file fetcher in this process (the service's defaults) fetching 24 different 24 MiB files; the
+//            bytes of buffers still held once garbage is collected, which is what the cache keeps
 // Run: node bench/bootstrap-bounds.ts [cases...]   (default: all four; BOOTSTRAP_ROOT=<a checkout> measures that one)
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -13,6 +15,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { request } from 'undici'
 import { parseAllDocuments, stringify } from 'yaml'
 import { syntheticSite } from './render.ts'
@@ -248,11 +252,43 @@ async function cacheGrowth (count = 12): Promise<void> {
   }
 }
 
+async function cacheBytes (count = 24): Promise<void> {
+  const routes = new Map<string, Buffer | string>()
+  const files = await serve(routes)
+  for (let i = 0; i < count; i++) routes.set(`/blob-${i}`, randomBytes(24 * 1024 * 1024))
+  const host = new URL(files.url).host
+  // the fetcher of the checkout measured, with the service's defaults (a fetcher without a byte bound ignores it)
+  const { createFileSources } = await import(join(ROOT, 'packages/bootstrap/src/clients/file-sources.ts')) as typeof import('../packages/bootstrap/src/clients/file-sources.ts')
+  const { createDesignHosts } = await import(join(ROOT, 'packages/bootstrap/src/domain/design-hosts.ts')) as typeof import('../packages/bootstrap/src/domain/design-hosts.ts')
+  const fetchFiles = createFileSources({
+    timeoutMs: 60_000,
+    attempts: 1,
+    retryDelayMs: 0,
+    maxBytes: 64 * 1024 * 1024,
+    cacheTtlMs: 259_200_000,
+    cacheMaxBytes: 268_435_456,
+    hosts: createDesignHosts(host, files.url)
+  })
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  gc()
+  const before = process.memoryUsage().arrayBuffers
+  try {
+    for (let i = 0; i < count; i++) await fetchFiles([`${files.url}/blob-${i}`], {})
+    gc()
+    const held = (process.memoryUsage().arrayBuffers - before) / 1024 / 1024
+    console.log(`cachebytes: ${count} files of 24 MiB fetched (${count * 24} MiB); held once collected: ${held.toFixed(0)} MiB`)
+  } finally {
+    files.server.close()
+  }
+}
+
 const CASES: Record<string, (size?: number) => Promise<void>> = {
   tiny: tinyDocuments,
   layered: layeredSite,
   payload: largePayload,
-  cache: cacheGrowth
+  cache: cacheGrowth,
+  cachebytes: cacheBytes
 }
 const chosen = process.argv.slice(2)
 for (const choice of chosen.length > 0 ? chosen : Object.keys(CASES)) {
