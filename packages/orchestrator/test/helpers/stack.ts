@@ -1,7 +1,5 @@
 // Real stand-ins on 127.0.0.1 (port 0) — stub-store, stub-engine, stub-site — plus a fake validator, wired to an
 // orchestrator app that tests drive with inject. Everything is closed when the test finishes.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import Fastify from 'fastify'
 import { onTestFinished } from 'vitest'
 import { createPolicy } from '@slipway/common'
@@ -17,9 +15,7 @@ import { createEngineClient } from '../../src/clients/engine.ts'
 import type { VersionSeverity } from '../../src/domain/deployment-configuration.ts'
 import { POLICY_DEFAULTS } from '../../src/policy.ts'
 
-const SITE = resolve(import.meta.dirname, '../../../../examples/site')
-export const GLOBAL_YAML = readFileSync(resolve(SITE, 'global.yaml'), 'utf8')
-export const SITE_YAML = readFileSync(resolve(SITE, 'site.yaml'), 'utf8')
+export { GLOBAL_YAML, SITE_YAML } from './example-site.ts'
 
 /**
  * The timeout of every call the orchestrator makes to a component of the test stack, unless a test sets its own to
@@ -65,8 +61,6 @@ export interface TestStackOptions {
   timeoutMs?: number
   /** The deployment-version checks (default: Skip both). */
   deploymentVersion?: { create: VersionSeverity, commit: VersionSeverity }
-  /** Largest expanded size of a staged body (default: the service's, EXPANDED_BODY_LIMIT_BYTES). */
-  maxExpandedBytes?: number
   /** The database (the caller closes it); default: a fresh in-memory SQLite closed with the stack. */
   repos?: Repositories
   /** An engine watch serving the action and workflow reads (started with the stack, stopped after the test). */
@@ -118,7 +112,6 @@ export async function buildTestStack (options: TestStackOptions = {}) {
     ENGINE_WATCH_STALE_MS: String(options.watch?.staleMs ?? 5000),
     DEPLOYMENT_VERSION_CREATE: options.deploymentVersion?.create ?? 'Skip',
     DEPLOYMENT_VERSION_COMMIT: options.deploymentVersion?.commit ?? 'Skip',
-    ...(options.maxExpandedBytes === undefined ? {} : { EXPANDED_BODY_LIMIT_BYTES: String(options.maxExpandedBytes) }),
     ...options.orchestratorEnv
   })
 

@@ -2,11 +2,11 @@
 // with WWW-Authenticate; a valid token without the role → 403. Public routes answer without a token.
 import { describe, it } from 'vitest'
 import { expectEveryRouteGuarded } from '@slipway/common/testing/auth-coverage'
-import { buildTestStack } from '../helpers/stack.ts'
+import { buildTestApp } from '../helpers/test-app.ts'
 
 describe('authentication and authorization on every orchestrator route', () => {
   it('guards every non-public route and leaves the public ones open', async () => {
-    const { app } = await buildTestStack()
+    const { app } = await buildTestApp()
     await expectEveryRouteGuarded(app, { rule: /^workflow_orchestrator:/, minRoutes: 17 })
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { newUlid } from '@slipway/common'
-import { AUTH, TEST_TOKENS } from '@slipway/common/testing'
+import { AUTH } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
 import { startPassThrough } from '../helpers/pass-through.ts'
 
@@ -41,35 +41,6 @@ describe('POST /api/v1.0/configdocs/{collection_id}', () => {
     expect((await post(stack, 'site', SITE_YAML, '?buffermode=replace')).statusCode).toBe(201)
     const status = await stack.app.inject({ url: '/api/v1.0/configdocs', headers: AUTH })
     expect(status.json().map((c: { collection_name: string }) => c.collection_name)).toEqual(['site'])
-  })
-
-  it('answers 400 without a body or Content-Length, for a bad buffermode, for invalid documents and for a bad name', async () => {
-    const stack = await buildTestStack()
-    const empty = await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/global', headers: YAML })
-    expect(empty.statusCode).toBe(400)
-    expect(empty.json()).toMatchObject({ message: 'Content-Length is a required header', reason: 'Content Length is 0 or not specified' })
-    expect((await post(stack, 'global', GLOBAL_YAML, '?buffermode=sideways')).json()).toMatchObject({ message: 'Invalid buffermode' })
-    const invalid = await post(stack, 'global', 'a: [unclosed\n')
-    expect(invalid.statusCode).toBe(400)
-    expect(invalid.json()).toMatchObject({ message: 'Document(s) invalid syntax or otherwise unsuitable' })
-    for (const name of ['..', 'a%2Fb', '%2E%2E%2Fetc', 'x'.repeat(200)]) {
-      const res = await post(stack, name, GLOBAL_YAML)
-      expect([400, 404], name).toContain(res.statusCode)
-      expect(res.json().status).toBe('Failure')
-    }
-  })
-
-  it('answers 400 naming the problem when the body holds no documents, and writes nothing', async () => {
-    const stack = await buildTestStack()
-    // what `curl -d @global.yaml` sends: the file's newlines stripped, its first comment swallowing the rest
-    const flattened = GLOBAL_YAML.replace(/\n/g, '')
-    for (const body of [flattened.startsWith('#') ? flattened : `# ${flattened}`, '---\n# nothing here\n...\n', '\n\n']) {
-      const res = await post(stack, 'global', body)
-      expect(res.statusCode).toBe(400)
-      expect(res.json()).toMatchObject({ message: 'No documents in the body', reason: 'The body holds only comments, blank lines or document markers' })
-      expect(res.json().details.errorList[0].message).toContain('--data-binary')
-    }
-    expect((await stack.app.inject({ url: '/api/v1.0/configdocs', headers: AUTH })).json()).toEqual([])
   })
 
   it('gives each of the store\'s messages once, parsed, when it refuses the documents', async () => {
@@ -119,25 +90,6 @@ describe('POST /api/v1.0/configdocs/{collection_id}', () => {
     expect(read.statusCode).toBe(200)
     expect(read.body).toBe('')
   })
-
-  it('answers 409 while a commit is in progress (the lock is held)', async () => {
-    const stack = await buildTestStack()
-    await stack.repos.locks.acquire({ id: newUlid(), lock_type: 'configdocs_update', user: 'other', reference_id: 'x', leaseS: 60, now: new Date() })
-    const res = await post(stack, 'global', GLOBAL_YAML)
-    expect(res.statusCode).toBe(409)
-    expect(res.json()).toMatchObject({ message: 'Blocked by another process' })
-  })
-
-  it('answers 413 over the body limit and 401 without a token; reads a body of any content type as YAML (spec §1.3)', async () => {
-    const stack = await buildTestStack()
-    expect((await post(stack, 'big', 'a: ' + 'x'.repeat(300 * 1024))).statusCode).toBe(413)
-    // curl --data-binary sends application/x-www-form-urlencoded unless told otherwise
-    const form = await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/global', headers: { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' }, payload: GLOBAL_YAML })
-    expect(form.statusCode).toBe(201)
-    const untyped = await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/site?buffermode=append', headers: AUTH, payload: SITE_YAML })
-    expect(untyped.statusCode).toBe(201)
-    expect((await stack.app.inject({ method: 'POST', url: '/api/v1.0/configdocs/global', payload: 'a: 1' })).statusCode).toBe(401)
-  })
 })
 
 describe('GET /api/v1.0/configdocs', () => {
@@ -151,24 +103,6 @@ describe('GET /api/v1.0/configdocs', () => {
       expect(res.statusCode, query).toBe(200)
       expect(res.json()).toEqual(expected)
     }
-  })
-
-  it.each([
-    ['?version=committed', 'Incorrect number of versions for comparison'],
-    ['?version=buffer,buffer', 'Versions must be different for comparison'],
-    ['?version=committed,nightly', 'Invalid version detected']
-  ])('answers 400 for %s', async (query, message) => {
-    const stack = await buildTestStack()
-    const res = await stack.app.inject({ url: `/api/v1.0/configdocs${query}`, headers: AUTH })
-    expect(res.statusCode).toBe(400)
-    expect(res.json()).toMatchObject({ message })
-  })
-
-  it('answers 404 for a site-action version that does not exist yet', async () => {
-    const stack = await buildTestStack()
-    const res = await stack.app.inject({ url: '/api/v1.0/configdocs?version=committed,last_site_action', headers: AUTH })
-    expect(res.statusCode).toBe(404)
-    expect(res.json()).toMatchObject({ message: 'Version does not exist', reason: 'last_site_action version does not exist' })
   })
 })
 
@@ -189,27 +123,6 @@ describe('GET /api/v1.0/configdocs/{collection_id} and /renderedconfigdocs', () 
     expect(rendered.body).not.toContain('PRIVATE KEY')
     const renderedClear = await stack.app.inject({ url: '/api/v1.0/renderedconfigdocs?cleartext-secrets=true', headers: AUTH })
     expect(renderedClear.body).toContain('PRIVATE KEY')
-  })
-
-  it('answers 404 for a collection not in the buffer or never committed, and 400 for an unknown version', async () => {
-    const stack = await buildTestStack()
-    const missing = await stack.app.inject({ url: '/api/v1.0/configdocs/site', headers: AUTH })
-    expect(missing.statusCode).toBe(404)
-    expect(missing.json()).toMatchObject({ message: 'No documents to retrieve' })
-    expect((await stack.app.inject({ url: '/api/v1.0/configdocs/site?version=committed', headers: AUTH })).statusCode).toBe(404)
-    const bad = await stack.app.inject({ url: '/api/v1.0/configdocs/site?version=tomorrow', headers: AUTH })
-    expect(bad.statusCode).toBe(400)
-    expect(bad.json()).toMatchObject({ message: 'Invalid version query parameter specified' })
-    expect((await stack.app.inject({ url: '/api/v1.0/configdocs/site?cleartext-secrets=maybe', headers: AUTH })).statusCode).toBe(400)
-  })
-
-  it('guards cleartext secrets with their own rule', async () => {
-    const stack = await buildTestStack({ policy: { 'workflow_orchestrator:get_configdocs': 'role:reader', 'workflow_orchestrator:get_renderedconfigdocs': 'role:reader' } })
-    await post(stack, 'site', SITE_YAML)
-    const reader = { 'x-auth-token': TEST_TOKENS.reader }
-    expect((await stack.app.inject({ url: '/api/v1.0/configdocs/site', headers: reader })).statusCode).toBe(200)
-    expect((await stack.app.inject({ url: '/api/v1.0/configdocs/site?cleartext-secrets=true', headers: reader })).statusCode).toBe(403)
-    expect((await stack.app.inject({ url: '/api/v1.0/renderedconfigdocs?cleartext-secrets=true', headers: reader })).statusCode).toBe(403)
   })
 
   it('renders the buffer, and answers 404 when there is none', async () => {
