@@ -1,8 +1,10 @@
 // The Action view: one action's summary, its steps (./step-table.js), pause / unpause / stop with a confirmation,
 // a step's log (./log-pane.js), the command audit and the validations. It reads the action again every 3 s while
-// the action is not finished and the tab is visible.
+// the action is not finished and the tab is visible. Only the controls that fit the action's state are enabled, and
+// a message goes once it no longer holds (./action-state.js).
 import { api, seg } from './api.js'
 import { badge, fill, h, poll, setBadge, setText, setTime, timeEl } from './dom.js'
+import { controlsFor, expiryOf, isStale, pausedAt } from './action-state.js'
 import { parameterLines } from './action-kinds.js'
 import { logPane } from './log-pane.js'
 import { ENDED, FINISHED, progress, progressText } from './steps.js'
@@ -30,6 +32,35 @@ export function actionView ({ root, params, signal, report, confirm }) {
   const notes = h('ul', { class: 'notes' })
   let action = null
   let table = null
+  // the message shown: { kind, at, lifecycle } (see isStale), or null
+  let shown = null
+  let sweepTimer
+
+  /** Shows `text` as a message of `kind` (note, refusal, poll-error, asking), or an error through `report`. */
+  function say (kind, text, error) {
+    clearTimeout(sweepTimer)
+    if (error === undefined) {
+      message.className = 'status'
+      message.dataset.kind = kind
+      setText(message, text)
+    } else {
+      report(message, error, kind)
+      // an aborted call or a 401 shows nothing
+      if (message.dataset.kind !== kind) return
+    }
+    shown = { kind, at: Date.now(), lifecycle: action?.action_lifecycle }
+    const expiry = expiryOf(kind, shown.at)
+    if (expiry !== null) sweepTimer = setTimeout(() => { sweep(true) }, expiry - shown.at)
+  }
+
+  function sweep (readOk) {
+    if (!isStale(shown, { at: Date.now(), lifecycle: action?.action_lifecycle, readOk })) return
+    shown = null
+    message.className = 'status'
+    message.dataset.kind = ''
+    setText(message, '')
+  }
+  signal.addEventListener('abort', () => { clearTimeout(sweepTimer) })
 
   const log = logPane({ actionId, signal, report })
   fill(root,
@@ -56,10 +87,10 @@ export function actionView ({ root, params, signal, report, confirm }) {
     try {
       action = await api.json(`/actions/${seg(actionId)}`, signal)
     } catch (error) {
-      report(message, error, 'poll-error')
+      // a failed read says so unless a control's answer is being shown
+      if (shown === null || shown.kind === 'poll-error') say('poll-error', '', error)
       return
     }
-    if (message.dataset.kind === 'poll-error') { setText(message, ''); message.dataset.kind = '' }
     setText(title, action.name)
     document.title = `${action.name} · Slipway console`
     setBadge(fields.lifecycle, action.action_lifecycle)
@@ -72,8 +103,10 @@ export function actionView ({ root, params, signal, report, confirm }) {
     const counts = progress(action.steps ?? [])
     setText(fields.progress, progressText(counts, 'steps done'))
     fields.progress.classList.toggle('failed', counts.failed > 0)
-    const finished = FINISHED.has(action.action_lifecycle)
-    for (const button of buttons) button.disabled = finished
+    sweep(true)
+    const fits = controlsFor(action.action_lifecycle)
+    // a button being asked about stays as it is until the answer comes
+    for (const button of buttons) if (button.dataset.busy !== 'true') button.disabled = !fits[button.dataset.verb]
     if (table === null) {
       table = stepTable({ actionId, dagId: action.dag_id, signal, onOpen: (stepId) => { openLog(stepId) } })
       fill(stepsWrap, table.table)
@@ -81,7 +114,7 @@ export function actionView ({ root, params, signal, report, confirm }) {
     renderAudit(action.command_audit ?? [])
     renderValidations(action.validations ?? [])
     renderNotes(action.notes ?? [])
-    await table.update(action.steps ?? [])
+    await table.update(action.steps ?? [], { paused: action.action_lifecycle === 'Paused', pauseAt: pausedAt(action.command_audit, action.action_lifecycle) })
     const current = log.current()
     if (current !== null) {
       const step = (action.steps ?? []).find((s) => s.id === current)
@@ -135,16 +168,19 @@ export function actionView ({ root, params, signal, report, confirm }) {
   async function control ({ verb, label, text }) {
     const name = action === null ? actionId : `${action.name} (${actionId})`
     if (!await confirm({ title: `${label} ${name}?`, text, confirmLabel: label, danger: verb === 'stop' })) return
-    setText(message, `${label}: asking the orchestrator…`)
-    message.className = 'status'
-    message.dataset.kind = ''
+    say('asking', `${label}: asking the orchestrator…`)
+    const button = buttons.find((b) => b.dataset.verb === verb)
+    button.dataset.busy = 'true'
+    button.disabled = true
     try {
       await api.post(`/actions/${seg(actionId)}/control/${verb}`, signal)
-      setText(message, `${label} accepted.`)
+      say('note', `${label} accepted.`)
     } catch (error) {
-      // seed 000 §4.11: a control that does not fit the action's state is a 409 whose message and reason say why
-      report(message, error, 'control-error')
+      // seed 000 §4.11: a control that does not fit the action's state (changed since it was read) is a 409 whose
+      // message and reason say why
+      say('refusal', '', error)
     }
+    delete button.dataset.busy
     await poller.now()
   }
 

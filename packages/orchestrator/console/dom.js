@@ -101,12 +101,19 @@ export function badgeClass (text) {
   return 'idle'
 }
 
-/** Updates a badge in place. */
-export function setBadge (el, state) {
+/**
+ * Updates a badge in place. `words`: what it says instead of the state itself (a step's state in the operator's
+ * words); the state then stays in its title and `data-state`, and still decides its class.
+ */
+export function setBadge (el, state, words) {
   const text = state === null || state === undefined ? 'not started' : String(state)
-  setText(el, text)
+  setText(el, words ?? text)
   const cls = `badge ${badgeClass(text)}`
   if (el.className !== cls) el.className = cls
+  if (words === undefined) return
+  if (el.dataset.state !== text) el.dataset.state = text
+  const title = `the engine says: ${text}`
+  if (el.title !== title) el.title = title
 }
 
 /**

@@ -190,7 +190,11 @@ describe.skipIf(!present)('running the site from the console in Chromium', () =>
     expect((await running.call('GET', `/actions/${id}`)).json().parameters).toEqual({ target_nodes: ['n1', 'n3'] })
     await expect.poll(async () => await page().textContent('dl.summary dd.parameters')).toBe('target_nodes: n1, n3')
     await expect.poll(lifecycle, { timeout: 60_000, interval: 250 }).toBe('Failed')
-    await expect.poll(async () => await page().locator('table.steps tr[data-step] .badge', { hasText: 'upstream_failed' }).count()).toBeGreaterThan(3)
+    // in the operator's words, the engine's in the title
+    const notRun = page().locator('table.steps tr[data-step] .badge[data-state="upstream_failed"]')
+    await expect.poll(async () => await notRun.count()).toBeGreaterThan(3)
+    expect(await notRun.first().textContent()).toBe('not run: an earlier step failed')
+    expect(await notRun.first().getAttribute('title')).toBe('the engine says: upstream_failed')
     expect(await clippedBadges('table.steps')).toEqual([])
     await browser.screenshot('relabel-failed')
     await page().setViewportSize({ width: 390, height: 844 })

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import type { Page, Route } from 'playwright-core'
 import { browserPage, chromiumPresent } from './helpers/browser.ts'
 import { consolePage } from './helpers/console-page.ts'
 import { runningStack } from './helpers/running-stack.ts'
@@ -45,12 +45,13 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     env: {
       // steps of a few hundred milliseconds: a deploy runs for seconds, long enough to watch, and its last step runs
       // until the test lets it go (a busy machine may take longer to show the page than the steps take); its first
-      // Armada step fails once (two tries to read), and test_site's last step runs until it is stopped
+      // Armada step fails once (two tries to read), test_site's last step runs until it is stopped, and update_site
+      // waits in the middle of its drydock_build group (paused there, the group stops growing)
       engine: {
         ENGINE_TASK_MS: '300',
         ENGINE_RETRY_DELAY_MS: '200',
         ENGINE_FAIL_TASKS: 'deploy_site/armada_build.armada_post_apply=1',
-        ENGINE_HANG_TASKS: 'test_site/armada_test_releases,deploy_site/final_deployment_status'
+        ENGINE_HANG_TASKS: 'test_site/armada_test_releases,deploy_site/final_deployment_status,update_site/drydock_build.prepare_site'
       },
       orchestrator: { POLICY_FILE: join(policyDir, 'policy.yaml'), TAG_POLL_INTERVAL_MS: '200' }
     }
@@ -72,6 +73,34 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
   /** Moves the page to a view as a link would: a new hash, never a reload. */
   async function go (hash: string): Promise<void> {
     await page().evaluate((to) => { (globalThis as unknown as PageGlobals).location.hash = to }, hash)
+  }
+
+  const status = async (): Promise<string> => (await page().textContent('#view p.status')) ?? ''
+  const enabledControls = async (): Promise<string[]> => await page().locator('.controls button:not([disabled])').evaluateAll((buttons) =>
+    buttons.map((b) => (b as unknown as { dataset: { verb: string } }).dataset.verb))
+
+  /**
+   * Holds the page's reads of one action until released: `holding` resolves once a read waits, so that what the page
+   * shows is known to be from before anything the test does next.
+   */
+  async function holdReads (actionId: string): Promise<{ holding: Promise<void>, release: () => Promise<void> }> {
+    let letGo = (): void => {}
+    const gate = new Promise<void>((resolve) => { letGo = resolve })
+    let waiting = (): void => {}
+    const holding = new Promise<void>((resolve) => { waiting = resolve })
+    const url = `**/api/v1.0/actions/${actionId}`
+    const inFlight = new Set<Promise<void>>()
+    const handler = async (route: Route): Promise<void> => {
+      const handled = (async () => {
+        if (route.request().method() === 'GET') { waiting(); await gate }
+        await route.continue()
+      })()
+      inFlight.add(handled)
+      await handled.finally(() => { inFlight.delete(handled) })
+    }
+    await page().route(url, handler)
+    // the held reads go on before the route is taken away (else they would be answered twice)
+    return { holding, release: async () => { letGo(); await Promise.all([...inFlight]); await page().unroute(url, handler) } }
   }
 
   async function confirmWith (button: string, how: 'click' | 'keyboard' = 'click'): Promise<void> {
@@ -141,6 +170,13 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     expect(states.every((s) => s === 'success')).toBe(true)
     expect(await page().locator('table.steps tr.group-head').count()).toBe(4)
     await expect.poll(async () => await page().locator('table.steps tr[data-step] td.num').allTextContents()).not.toContain('')
+    // the retried step shows both tries on the timeline: the failed first one, then the second
+    const retried = page().locator('tr[data-step="armada_build.armada_post_apply"] .track')
+    await expect.poll(async () => await retried.locator('.bar.try-bar[data-try="1"]:not([hidden])').count()).toBe(1)
+    expect(await retried.locator('.bar.try-bar').getAttribute('title')).toMatch(/^try 1: /)
+    const lefts = await retried.locator('.bar').evaluateAll((bars) => bars.map((b) => parseFloat((b as unknown as { style: { left: string } }).style.left)))
+    expect(lefts).toHaveLength(2)
+    expect(lefts[0]).toBeLessThan(lefts[1] ?? 0)
     await browser.screenshot('action')
   })
 
@@ -156,27 +192,44 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     await browser.screenshot('step-log', true)
   })
 
-  it('pauses and unpauses a running action with a confirmation, and shows the 409\'s message when refused', async () => {
+  it('offers only the controls that fit the state, asks before each, and shows a 409\'s message until it is stale', async () => {
     const testId = await create('test_site')
     await go(`#/actions/${testId}`)
     await expect.poll(lifecycle, { timeout: 30_000 }).toBe('Processing')
+    await expect.poll(enabledControls).toEqual(['pause', 'stop'])
     // Escape (or Cancel) sends nothing
     await page().click('button[data-verb="stop"]')
     await page().locator('#confirm[open]').waitFor()
     await page().keyboard.press('Escape')
     await confirmWith('pause')
     await expect.poll(lifecycle).toBe('Paused')
-    await expect.poll(async () => await page().textContent('#view p.status')).toBe('Pause accepted.')
+    await expect.poll(status).toBe('Pause accepted.')
+    await expect.poll(enabledControls).toEqual(['unpause', 'stop'])
     await confirmWith('unpause', 'keyboard')
     await expect.poll(lifecycle).toBe('Processing')
-    await confirmWith('unpause')
-    await expect.poll(async () => await page().textContent('#view p.status')).toBe('Unable to unpause action: The action is not paused')
+    await expect.poll(enabledControls).toEqual(['pause', 'stop'])
+    // a note is old news after a few seconds
+    await expect.poll(status, { timeout: 20_000 }).toBe('')
+
+    // the page shows the action running while it was paused behind its back (its reads held): Pause is refused
+    const held = await holdReads(testId)
+    await held.holding
+    expect((await call('POST', `/actions/${testId}/control/pause`)).status).toBe(202)
+    await confirmWith('pause')
+    await expect.poll(status).toBe('Unable to pause action: The action is already paused')
     expect(await page().getAttribute('#view p.status', 'class')).toContain('error')
     await browser.screenshot('action-409')
+    // once the page reads the action again the refusal no longer holds, and goes
+    await held.release()
+    await expect.poll(lifecycle).toBe('Paused')
+    await expect.poll(status).toBe('')
+    await expect.poll(enabledControls).toEqual(['unpause', 'stop'])
+
     await confirmWith('stop')
     await expect.poll(lifecycle).toBe('Failed')
-    await expect.poll(async () => await page().locator('table.audit tbody td:first-child').allTextContents()).toEqual(['invoke', 'pause', 'unpause', 'stop'])
-    expect(await page().locator('button[data-verb="pause"]').isDisabled()).toBe(true)
+    await expect.poll(async () => await page().locator('table.audit tbody td:first-child').allTextContents()).toEqual(['invoke', 'pause', 'unpause', 'pause', 'stop'])
+    expect(await enabledControls()).toEqual([])
+    await expect.poll(status, { timeout: 20_000 }).toBe('')
   })
 
   it('shows the validations of a refused action, each opening its detail', async () => {
@@ -203,6 +256,34 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     await page().selectOption('#lifecycle-filter', 'Failed')
     await expect.poll(async () => await page().locator('table.actions tbody tr a').allTextContents()).toEqual(['test_site', 'deploy_site'])
     expect(page().url()).toMatch(/#\/actions\?lifecycle=Failed$/)
+  })
+
+  it('marks a pause on the timeline: the paused group stops growing and says it is paused', async () => {
+    const updateId = await create('update_site')
+    await go(`#/actions/${updateId}`)
+    const group = page().locator('table.steps tr.group-head', { hasText: 'drydock_build' })
+    const groupState = async (): Promise<string> => (await group.locator('.badge').textContent()) ?? ''
+    await expect.poll(groupState, { timeout: 30_000 }).toBe('running')
+    await confirmWith('pause')
+    await expect.poll(lifecycle).toBe('Paused')
+    // the step running when the pause came finishes; the next one does not start
+    await running.releaseHang('update_site', updateId, 'drydock_build.prepare_site')
+    await expect.poll(async () => await page().locator('tr[data-step="drydock_build.prepare_site"] .badge').textContent(), { timeout: 30_000 }).toBe('success')
+    await expect.poll(groupState).toBe('paused')
+    expect(await page().locator('tr[data-step="drydock_build.verify_nodes_exist"] .badge').textContent()).toBe('not started')
+    const mark = group.locator('.pause-mark')
+    expect(await mark.isVisible()).toBe(true)
+    expect(await mark.getAttribute('title')).toMatch(/^paused at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/)
+    const place = async (): Promise<string[]> => await group.locator('.bar, .pause-mark').evaluateAll((els) =>
+      els.map((el) => { const { style } = el as unknown as { style: { left: string, width: string } }; return `${style.left} ${style.width}` }))
+    const before = await place()
+    // two more reads of the action later, nothing has moved
+    for (let i = 0; i < 2; i++) await page().waitForResponse((r) => r.url().endsWith(`/api/v1.0/actions/${updateId}`) && r.request().method() === 'GET')
+    expect(await place()).toEqual(before)
+    await browser.screenshot('action-paused')
+    await confirmWith('stop')
+    await expect.poll(lifecycle).toBe('Failed')
+    await expect.poll(async () => await mark.isVisible()).toBe(false)
   })
 
   it('shows a collection\'s diff, buffer against committed, the rendered documents, and which permission cleartext needs', async () => {
@@ -284,7 +365,8 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     const total = (list: typeof sent) => list.reduce((sum, s) => sum + s.bytes, 0)
     console.log(`console: the action view transferred ${total(sent)} bytes — page and modules ${total(files)} in ${files.length} files, API ${total(api)} in ${api.length} calls`)
     expect(files.length).toBeGreaterThanOrEqual(10)
-    expect(api.length).toBe(1 + 17)
+    // the action, its 17 steps, and the log of the retried step's first try (to place that try on the timeline)
+    expect(api.length).toBe(1 + 17 + 1)
     expect(files.every((s) => s.headers['x-auth-token'] === undefined)).toBe(true)
     await fresh.context().close()
   })

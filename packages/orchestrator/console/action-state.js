@@ -1,0 +1,96 @@
+// What the action view says about an action's state, without the DOM: which controls fit it, step states in the
+// operator's words, when a message on the page has gone stale, and the spans of a retried step's earlier tries.
+import { parseTime } from './dom.js'
+
+/**
+ * The controls that fit a lifecycle: pause a running action that is not paused, unpause a paused one, stop one
+ * that runs (paused or not). A pending action has not started and a finished one is over: nothing fits.
+ */
+export function controlsFor (lifecycle) {
+  return { pause: lifecycle === 'Processing', unpause: lifecycle === 'Paused', stop: lifecycle === 'Processing' || lifecycle === 'Paused' }
+}
+
+// the engine's step states as an operator reads them; a state not listed shows as the engine says it
+const WORDS = {
+  none: 'not started',
+  scheduled: 'waiting to start',
+  queued: 'waiting to start',
+  running: 'running',
+  success: 'success',
+  failed: 'failed',
+  up_for_retry: 'will retry',
+  up_for_reschedule: 'will run again',
+  upstream_failed: 'not run: an earlier step failed',
+  skipped: 'skipped',
+  removed: 'removed from the workflow',
+  restarting: 'restarting',
+  deferred: 'waiting on an event',
+  paused: 'paused'
+}
+
+/** A step state in the operator's words: `upstream_failed` → `not run: an earlier step failed`. */
+export function stateWords (state) {
+  if (state === null || state === undefined) return WORDS.none
+  return WORDS[String(state).toLowerCase()] ?? String(state)
+}
+
+// a note (a control accepted) says what just happened, and is old news after a while
+export const NOTE_MS = 8000
+// a refusal explains the state it was refused in; it goes once the action has moved on, or after a minute
+export const REFUSAL_MS = 60000
+
+/**
+ * Whether a message shown on the action view no longer holds. `shown`: `{ kind, at, lifecycle }` as it was shown
+ * (kind `note`, `refusal` or `poll-error`); `now`: `{ at, lifecycle, readOk }`. A failed read is stale once a read
+ * succeeds; a busy message (`asking`) never by itself.
+ */
+export function isStale (shown, now) {
+  if (shown === null || shown === undefined) return false
+  if (shown.kind === 'poll-error') return now.readOk === true
+  if (shown.kind === 'note') return now.at - shown.at >= NOTE_MS
+  if (shown.kind === 'refusal') return now.at - shown.at >= REFUSAL_MS || (now.lifecycle !== undefined && now.lifecycle !== shown.lifecycle)
+  return false
+}
+
+/** When a message of `kind` shown at `at` goes stale by time alone (ms since the epoch), or null. */
+export function expiryOf (kind, at) {
+  if (kind === 'note') return at + NOTE_MS
+  if (kind === 'refusal') return at + REFUSAL_MS
+  return null
+}
+
+/**
+ * A try's span from its log: the first and last `[timestamp]` heading its lines, as `{ start, end }` in ms, or null
+ * when the log dates no line. Earlier tries of a step have ended, so their logs say when they ran.
+ */
+export function trySpanOf (logText) {
+  let start = null
+  let end = null
+  for (const line of String(logText).split('\n')) {
+    const match = /^\[([^\]]+)\]/.exec(line)
+    const time = match === null ? null : parseTime(match[1])
+    if (time === null) continue
+    start ??= time.getTime()
+    end = time.getTime()
+  }
+  return start === null ? null : { start, end }
+}
+
+/**
+ * A sub-workflow's span from its steps' spans (`{ start, end }`, null start before a step starts), `count` steps in
+ * all: it grows (end null) while a step of it runs, or while steps are still to start and the action is not paused;
+ * a paused action's group stops at its last step's end.
+ */
+export function groupSpan (spans, count, paused) {
+  const own = spans.filter((span) => span !== undefined && span.start !== null)
+  if (own.length === 0) return { start: null, end: null }
+  const growing = own.some((span) => span.end === null) || (own.length < count && !paused)
+  return { start: Math.min(...own.map((span) => span.start)), end: growing ? null : Math.max(...own.map((span) => span.end)) }
+}
+
+/** The time of the latest pause in a command audit, when the action is paused (ms), else null. */
+export function pausedAt (audit, lifecycle) {
+  if (lifecycle !== 'Paused') return null
+  const pauses = (audit ?? []).filter((e) => e.command === 'pause').map((e) => parseTime(e.datetime)?.getTime()).filter((t) => t !== undefined)
+  return pauses.length === 0 ? null : Math.max(...pauses)
+}
