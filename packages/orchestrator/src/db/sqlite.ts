@@ -78,7 +78,7 @@ export function openSqlite (dataDir: string): Repositories {
     }
   }
 
-  // statements whose text varies (an IN list per number of ids), compiled once and kept while in use
+  // statements whose text varies (which of the notes filters are given), compiled once and kept while in use
   const adHoc = new Map<string, StatementSync>()
   function prepared (sql: string): StatementSync {
     let statement = adHoc.get(sql)
@@ -178,7 +178,9 @@ export function openSqlite (dataDir: string): Repositories {
         if (maxVerbosity < 1 || (exact.length === 0 && prefix === undefined)) return []
         const clauses: string[] = []
         const params: Array<string | number> = []
-        if (exact.length > 0) { clauses.push(`assoc_id IN (${exact.map(() => '?').join(', ')})`); params.push(...exact) }
+        // the ids as one JSON parameter: one statement text whatever their number (a text per count left a compiled
+        // statement behind for each, whose native memory only a rare garbage collection gave back)
+        if (exact.length > 0) { clauses.push('assoc_id IN (SELECT value FROM json_each(?))'); params.push(JSON.stringify(exact)) }
         // a prefix as a range of the (binary-collated) index: everything from the prefix up to, not including, the
         // prefix with its last character's successor
         if (prefix !== undefined && prefix !== '') {
