@@ -1,25 +1,37 @@
 // The Actions view: every action, newest first, with its lifecycle, user, time and progress; a filter by
-// lifecycle. Rows are updated in place: every 5 s while an action shown is still going, else every 15 s (new
-// actions appear by themselves).
+// lifecycle and a search by name, id or user. The list is read every 3 s while the tab is visible, so that an action
+// created anywhere shows within that; an answer the same as the last one changes nothing on the page.
 import { api } from './api.js'
 import { badge, breakable, fill, h, poll, setBadge, setText, setTime } from './dom.js'
-import { FINISHED, progress, progressText } from './steps.js'
+import { listHash, matchesSearch } from './list-filter.js'
+import { progress, progressText } from './steps.js'
 
 const LIFECYCLES = ['Pending', 'Processing', 'Paused', 'Complete', 'Failed']
-const POLL_MS = 5000
-const IDLE_POLL_MS = 15000
+const POLL_MS = 3000
 
 /** Mounts the view; `query.lifecycle` filters. */
 export function actionsView ({ root, query, signal, report }) {
   const wanted = LIFECYCLES.includes(query.get('lifecycle')) ? query.get('lifecycle') : ''
-  const filter = h('select', { id: 'lifecycle-filter', onchange: () => { location.hash = filter.value === '' ? '#/actions' : `#/actions?lifecycle=${filter.value}` } },
+  const filter = h('select', { id: 'lifecycle-filter', onchange: () => { location.hash = listHash(filter.value, search.value) } },
     h('option', { value: '' }, 'All'), LIFECYCLES.map((l) => h('option', { value: l, selected: l === wanted }, l)))
+  // the search narrows the rows already read at once; the address keeps it (a reload, a link) without a new view
+  const search = h('input', {
+    type: 'search',
+    id: 'action-search',
+    placeholder: 'name, id or user',
+    'aria-label': 'Search actions by name, id or user',
+    value: query.get('q') ?? '',
+    oninput: () => {
+      globalThis.history.replaceState(null, '', listHash(wanted, search.value))
+      if (actions !== null) show()
+    }
+  })
   const status = h('p', { class: 'status', role: 'status' })
   const body = h('tbody')
   const empty = h('p', { class: 'empty', hidden: true })
   fill(root,
     h('div', { class: 'view-head' }, h('h1', { tabindex: '-1' }, 'Actions'),
-      h('div', { class: 'head-tools' }, h('label', { class: 'inline' }, 'Lifecycle ', filter),
+      h('div', { class: 'head-tools' }, h('label', { class: 'inline' }, 'Search ', search), h('label', { class: 'inline' }, 'Lifecycle ', filter),
         h('a', { href: '#/actions/new', class: 'button', id: 'new-action' }, 'New action'))),
     status,
     h('div', { class: 'table-wrap' },
@@ -29,7 +41,10 @@ export function actionsView ({ root, query, signal, report }) {
     empty)
 
   const rows = new Map()
-  let going = false
+  // the last answer, as text and as read
+  let lastText = null
+  let startedAt = 0
+  let actions = null
 
   function rowFor (action) {
     let row = rows.get(action.id)
@@ -52,16 +67,22 @@ export function actionsView ({ root, query, signal, report }) {
   }
 
   async function refresh () {
-    let actions
+    let text
     try {
-      actions = await api.json('/actions', signal)
+      text = await api.text('/actions', signal)
     } catch (error) {
       report(status, error)
       return
     }
-    setText(status, '')
-    const shown = actions.filter((a) => wanted === '' || a.action_lifecycle === wanted).sort((a, b) => (a.id < b.id ? 1 : -1))
-    going = shown.some((a) => !FINISHED.has(a.action_lifecycle))
+    if (status.textContent !== '') { setText(status, ''); status.className = 'status' }
+    if (text === lastText) return
+    lastText = text
+    actions = JSON.parse(text)
+    show()
+  }
+
+  function show () {
+    const shown = actions.filter((a) => (wanted === '' || a.action_lifecycle === wanted) && matchesSearch(a, search.value)).sort((a, b) => (a.id < b.id ? 1 : -1))
     const order = shown.map((action) => {
       const { tr, cells } = rowFor(action)
       const counts = progress(action.steps ?? [])
@@ -82,10 +103,18 @@ export function actionsView ({ root, query, signal, report }) {
     order.forEach((tr, i) => { if (body.children[i] !== tr) body.insertBefore(tr, body.children[i] ?? null) })
     while (body.children.length > order.length) body.lastElementChild.remove()
     empty.hidden = shown.length > 0
-    setText(empty, wanted === '' ? 'No actions yet: New action starts one (so does POST /api/v1.0/actions, the shipyard CLI\'s create action).' : `No ${wanted} actions.`)
+    setText(empty, emptyText(wanted, search.value, actions.length))
     if (performance.getEntriesByName('console:actions-rendered').length === 0) performance.mark('console:actions-rendered')
   }
 
-  poll(refresh, { intervalMs: () => going ? POLL_MS : IDLE_POLL_MS, signal })
+  // 3 s from the start of one read to the start of the next: an action made just after a read shows at the next one
+  const untilNext = () => Math.max(POLL_MS - (Date.now() - startedAt), 250)
+  poll(async () => { startedAt = Date.now(); await refresh() }, { intervalMs: untilNext, signal })
   return { title: 'Actions' }
+}
+
+function emptyText (lifecycle, query, total) {
+  if (total === 0) return 'No actions yet: New action starts one (so does POST /api/v1.0/actions, the shipyard CLI\'s create action).'
+  const what = lifecycle === '' ? 'actions' : `${lifecycle} actions`
+  return query.trim() === '' ? `No ${what}.` : `No ${what} match “${query.trim()}”.`
 }

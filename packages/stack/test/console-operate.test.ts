@@ -47,6 +47,7 @@ describe.skipIf(!present)('running the site from the console in Chromium', () =>
   const collections = async (): Promise<string[]> => await page().locator('table.collections tbody tr').evaluateAll((rows) =>
     rows.map((r) => (r as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()))
   let deployId = ''
+  let relabelId = ''
 
   /** Chooses an action on the New action view and asks for it, answering the confirmation with `choice`. */
   async function createAction (name: string, pick: () => Promise<void> = async () => {}) {
@@ -187,6 +188,7 @@ describe.skipIf(!present)('running the site from the console in Chromium', () =>
     expect(asked.text).toMatch(/^Sets the Kubernetes labels of the chosen nodes .* Nodes: n1, n3\. /)
     await expect.poll(openedId).toMatch(ULID)
     const id = openedId()
+    relabelId = id
     expect((await running.call('GET', `/actions/${id}`)).json().parameters).toEqual({ target_nodes: ['n1', 'n3'] })
     await expect.poll(async () => await page().textContent('dl.summary dd.parameters')).toBe('target_nodes: n1, n3')
     await expect.poll(lifecycle, { timeout: 60_000, interval: 250 }).toBe('Failed')
@@ -206,6 +208,74 @@ describe.skipIf(!present)('running the site from the console in Chromium', () =>
     } finally {
       await page().setViewportSize({ width: 1280, height: 800 })
     }
+  })
+
+  it('reads a failed step\'s log: its error lines highlighted, long lines wrapped on request, the try downloaded', async () => {
+    await go(`#/actions/${relabelId}`)
+    await page().click('button.step-open[data-step="get_rendered_doc"]')
+    await expect.poll(async () => await page().textContent('#log-title')).toBe('Log of get_rendered_doc')
+    const errorLines = page().locator('pre.log .error-line')
+    await expect.poll(async () => await errorLines.count()).toBeGreaterThan(0)
+    expect((await errorLines.allTextContents()).join('')).toMatch(/Traceback \(most recent call last\)/)
+    // lines that are not errors are not marked
+    expect((await errorLines.allTextContents()).join('')).not.toMatch(/\] INFO - /)
+    expect(await page().textContent('#log-errors')).toMatch(/^\d+ error lines? highlighted$/)
+    const whiteSpace = async (): Promise<string> => await page().locator('pre.log').evaluate((el) =>
+      (globalThis as unknown as { getComputedStyle: (e: unknown) => { whiteSpace: string } }).getComputedStyle(el).whiteSpace)
+    expect(await whiteSpace()).toBe('pre')
+    await page().check('#log-wrap')
+    expect(await whiteSpace()).toBe('pre-wrap')
+    await browser.screenshot('log-wrapped', true)
+    await page().uncheck('#log-wrap')
+    expect(await whiteSpace()).toBe('pre')
+    const tries = await page().locator('button.try').count()
+    const [download] = await Promise.all([page().waitForEvent('download'), page().click('#log-download')])
+    expect(download.suggestedFilename()).toBe(`${relabelId}-get_rendered_doc-try${tries}.log`)
+    const saved = readFileSync(await download.path(), 'utf8')
+    const served = await running.call('GET', `/actions/${relabelId}/steps/get_rendered_doc/logs?try=${tries}`)
+    expect(served.status).toBe(200)
+    expect(saved).toBe(served.text)
+    expect(saved).toMatch(/Traceback/)
+  })
+
+  it('lists an action created elsewhere within a poll (3 s), and searches the list by name, id or user', async () => {
+    await go('#/actions')
+    const names = async (): Promise<string[]> => await page().locator('table.actions tbody tr a').allTextContents()
+    await expect.poll(names).toContain('relabel_nodes')
+    const created = await running.call('POST', '/actions', { json: { name: 'test_site' } })
+    expect(created.status, created.text).toBe(201)
+    const id = String(created.json().id)
+    const since = Date.now()
+    // one poll (3 s) and a read: well within 6 s on a busy machine
+    await expect.poll(async () => await page().locator(`table.actions tbody a[href="#/actions/${id}"]`).count(), { timeout: 6_000, interval: 100 }).toBe(1)
+    console.log(`console: an action created through the API showed on the open list after ${Date.now() - since} ms`)
+    expect((await names())[0]).toBe('test_site')
+    const all = (await names()).length
+    const listed = (await running.call('GET', '/actions')).json() as unknown as Array<{ name: string }>
+    const named = (name: string): string[] => listed.filter((a) => a.name === name).map((a) => a.name)
+    expect(listed).toHaveLength(all)
+
+    await page().fill('#action-search', 'relabel')
+    await expect.poll(names).toEqual(named('relabel_nodes'))
+    expect(named('relabel_nodes').length).toBeGreaterThan(0)
+    expect(page().url()).toMatch(/#\/actions\?q=relabel$/)
+    await page().fill('#action-search', id.slice(-10).toLowerCase())
+    await expect.poll(names).toEqual(['test_site'])
+    await page().fill('#action-search', 'ADMIN')
+    await expect.poll(async () => (await names()).length).toBe(all)
+    await page().fill('#action-search', 'admin deploy')
+    await expect.poll(names).toEqual(named('deploy_site'))
+    await page().fill('#action-search', '<b>nobody</b>')
+    await expect.poll(names).toEqual([])
+    expect(await page().textContent('.empty')).toBe('No actions match “<b>nobody</b>”.')
+    await browser.screenshot('actions-search')
+    // the search stays with the list as it is read again, and in the address
+    await page().reload()
+    await page().locator('#view h1', { hasText: 'Actions' }).waitFor()
+    expect(await page().inputValue('#action-search')).toBe('<b>nobody</b>')
+    await expect.poll(async () => await page().textContent('.empty')).toBe('No actions match “<b>nobody</b>”.')
+    await page().fill('#action-search', '')
+    await expect.poll(async () => (await names()).length).toBe(all)
   })
 
   it('stages a collection empty (deleted at commit), and commits it past failed validations only after a second confirmation naming them', async () => {
