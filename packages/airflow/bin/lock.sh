@@ -18,10 +18,10 @@ if [ ! -x "$tools/bin/uv" ] || [ "$("$tools/bin/uv" --version | cut -d' ' -f2)" 
   "$tools/bin/pip" install --quiet "uv==$uv_version"
 fi
 lock="$here/locks/apache-airflow-$version.txt"
-printf 'apache-airflow==%s\npsycopg2-binary\n' "$version" |
+printf 'apache-airflow==%s\npsycopg2-binary\nasyncpg\n' "$version" |
   "$tools/bin/uv" pip compile - --quiet --python-version 3.11 --python-platform x86_64-unknown-linux-gnu \
     --exclude-newer "${cutoff}T00:00:00Z" --generate-hashes --no-header --output-file "$lock"
-{ printf '# apache-airflow %s with PostgreSQL support for CPython 3.11 on x86-64 Linux, resolved as of %s\n' "$version" "$cutoff"
+{ printf '# apache-airflow %s with PostgreSQL support (psycopg2, asyncpg) for CPython 3.11 on x86-64 Linux, resolved as of %s\n' "$version" "$cutoff"
   printf '# by packages/airflow/bin/lock.sh %s %s; install with packages/airflow/bin/install.sh\n' "$version" "$cutoff"
   cat "$lock"; } > "$lock.new"
 mv "$lock.new" "$lock"

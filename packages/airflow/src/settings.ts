@@ -51,7 +51,8 @@ export function airflowConfig (s: AirflowSettings): Record<string, Record<string
 export function writeAirflowConfig (s: AirflowSettings): string {
   const sections = airflowConfig(s)
   const text = Object.entries(sections)
-    .map(([section, values]) => `[${section}]\n${Object.entries(values).map(([k, v]) => `${k} = ${v}`).join('\n')}\n`)
+    // Airflow reads the file with interpolation: a literal % (an encoded password in a database URL) is written %%
+    .map(([section, values]) => `[${section}]\n${Object.entries(values).map(([k, v]) => `${k} = ${v.replaceAll('%', '%%')}`).join('\n')}\n`)
     .join('\n')
   const file = join(s.home, 'airflow.cfg')
   writeFileSync(file, `# written by Slipway's Airflow starter (packages/airflow/src/settings.ts) on each start\n${text}`, { mode: 0o600 })
