@@ -1,7 +1,7 @@
 // Builds a service's Fastify instance with what every Slipway service shares: request ids and context,
 // authentication and the policy rule of each route, and the one error body for every failure.
 import { STATUS_CODES } from 'node:http'
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
   ApiError, BadRequestError, ForbiddenError, InternalError, MethodNotAllowedError, NotFoundError,
@@ -12,7 +12,7 @@ import { loggerOptions } from '../logger.ts'
 import type { Authenticator, Identity } from '../auth/identity.ts'
 import { PolicyError, type Credentials, type Policy, type Target } from '../auth/policy.ts'
 import type { Metrics } from '../metrics.ts'
-import { installValidators } from './validators.ts'
+import { lazyValidators } from './validators.ts'
 import { installOpenApi, type OpenApiInfo } from './openapi.ts'
 import { InputError, JSON_MAX_DEPTH, installInputHooks, wordedValidationError, type SchemaError } from './input.ts'
 
@@ -92,6 +92,8 @@ export type ServiceApp = FastifyInstance & ReturnType<FastifyInstance['withTypeP
 
 const HEALTH_PATH = /\/health$/
 
+const serializeAsIs = (data: unknown): string => JSON.stringify(data)
+
 function routePattern (url: string): RegExp {
   const escaped = url.split('/').map((segment) => {
     if (segment.startsWith(':')) return '[^/]+'
@@ -149,6 +151,7 @@ function credentialsOf (identity: Identity | undefined): Credentials {
  */
 export function createServiceApp (options: ServiceAppOptions) {
   const idHeaders = ['x-service-req', ...(options.requestIdHeaders ?? [])]
+  const validators = lazyValidators(options.formats)
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions({ service: options.service, level: options.logLevel }),
     logController: new LogController({ disableRequestLogging: true }),
@@ -176,12 +179,18 @@ export function createServiceApp (options: ServiceAppOptions) {
     frameworkErrors: (error, request, reply) => {
       for (const name of idHeaders) reply.header(name, request.id)
       sendError(reply, request, new BadRequestError('Bad Request', error.message, { errorType: 'InvalidFormatError' }))
-    }
+    },
+    // route schemas are checked by our validators (compiled on first use, ./validators.ts); response schemas document
+    // the answers (and the contract tests hold answers to them) but never reshape one. Given here, Fastify's own
+    // compilers (ajv and fast-json-stringify, a copy of ajv each) are never loaded.
+    schemaController: {
+      compilersFactory: {
+        buildValidator: () => ({ schema, httpPart }: { schema: unknown, httpPart?: string }) => validators.forRoute(schema, httpPart),
+        buildSerializer: () => () => serializeAsIs
+      }
+    } as unknown as FastifyServerOptions['schemaController']
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  // response schemas document the answers (and the contract tests hold answers to them); they never reshape one
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
-  installValidators(app, options.formats)
   if (options.openapi !== undefined) installOpenApi(app, options.openapi)
   installInputHooks(app)
 

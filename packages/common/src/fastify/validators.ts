@@ -1,27 +1,72 @@
 // The validators of route schemas. Bodies are JSON and keep their types (a label value of 1 is not the string
 // '1'); path and query parameters arrive as text and are coerced, a single value into a list where the schema
 // has one. Both report verbosely, so that a failure carries the schema whose wording answers it (./input.ts).
-import { Ajv, type Options } from 'ajv'
-import addFormatsModule from 'ajv-formats'
+//
+// Nothing of this runs at start-up: ajv is loaded when the first request reaches a route with a schema, and each
+// schema is compiled when its route is first called, once for every route that declares the same schema. A
+// service that starts, answers its health checks and idles never loads ajv or compiles a schema (bench/startup.ts).
+import { createRequire } from 'node:module'
+import type { Ajv, Options, ValidateFunction } from 'ajv'
 import type { FastifyInstance } from 'fastify'
 import { WORDING_KEYWORDS } from './input.ts'
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+const load = createRequire(import.meta.url)
 
 // Fastify's own defaults (no allErrors: one error is enough, and all of them can be made expensive)
 const BASE: Options = { useDefaults: true, removeAdditional: true, allErrors: false, verbose: true }
 
-function validator (options: Options, formats: Record<string, (value: string) => boolean>): Ajv {
-  const ajv = new Ajv({ ...BASE, ...options })
+type Formats = Record<string, (value: string) => boolean>
+
+function validator (options: Options, formats: Formats): Ajv {
+  const { Ajv: AjvClass } = load('ajv') as typeof import('ajv')
+  const addFormats = load('ajv-formats') as (ajv: Ajv) => Ajv
+  const ajv = new AjvClass({ ...BASE, ...options })
   addFormats(ajv)
   for (const keyword of WORDING_KEYWORDS) ajv.addKeyword(keyword)
   for (const [name, check] of Object.entries(formats)) ajv.addFormat(name, check)
   return ajv
 }
 
+/** What Fastify calls: the compiled function's own signature, with `errors` read after a failed call. */
+type Validate = ((data: unknown, context?: unknown) => boolean) & { errors?: ValidateFunction['errors'], schemaEnv?: unknown }
+
+/**
+ * Compiles schemas on first use and once per distinct schema: routes declaring the same schema (the verbosity
+ * query every orchestrator resource takes) share one compiled function, whichever object carries it.
+ */
+export function lazyValidators (formats: Formats = {}) {
+  let body: Ajv | undefined
+  let text: Ajv | undefined
+  const compiled = new Map<string, ValidateFunction>()
+  function compile (schema: unknown, httpPart: string | undefined): ValidateFunction {
+    const kind = httpPart === 'body' ? 'body' : 'text'
+    const key = `${kind}\u0000${JSON.stringify(schema)}`
+    let validate = compiled.get(key)
+    if (validate === undefined) {
+      const ajv = kind === 'body' ? (body ??= validator({ coerceTypes: false }, formats)) : (text ??= validator({ coerceTypes: 'array' }, formats))
+      validate = ajv.compile(schema as object)
+      compiled.set(key, validate)
+    }
+    return validate
+  }
+  /** The function Fastify keeps for a route's part: it compiles the schema the first time it is called. */
+  function forRoute (schema: unknown, httpPart: string | undefined): Validate {
+    let validate: ValidateFunction | undefined
+    const lazy: Validate = (data, context) => {
+      validate ??= compile(schema, httpPart)
+      const valid = validate(data, context as Parameters<ValidateFunction>[1])
+      lazy.errors = validate.errors
+      return valid
+    }
+    // Fastify hands an ajv function the request as the value's parent, so that a coerced top-level value is written back
+    lazy.schemaEnv = true
+    return lazy
+  }
+  return { forRoute, compile, compiledCount: () => compiled.size }
+}
+
 /** Installs the validator compiler of the service app; `formats` are the service's own string formats. */
-export function installValidators (app: FastifyInstance, formats: Record<string, (value: string) => boolean> = {}): void {
-  const body = validator({ coerceTypes: false }, formats)
-  const text = validator({ coerceTypes: 'array' }, formats)
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema))
+export function installValidators (app: FastifyInstance, formats: Formats = {}): void {
+  const validators = lazyValidators(formats)
+  app.setValidatorCompiler(({ schema, httpPart }) => validators.forRoute(schema, httpPart))
 }
