@@ -1,7 +1,12 @@
 // Prometheus metrics of a service: one registry per service instance (never prom-client's global one, so that two
 // services in one process, as in tests, keep their own), with what every Slipway service measures — requests by route
 // and status, outbound calls by component, lock waits — and room for a service's own gauges.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { createRequire } from 'node:module'
+import type { Registry } from 'prom-client'
+
+// loaded by the first createMetrics, not by importing this package: a service without metrics (the stand-ins, a
+// service started with METRICS_ENABLED=false) never loads prom-client and what its default metrics bring
+const load = createRequire(import.meta.url)
 
 /** Latency buckets in seconds: from a cached read (1 ms) to a slow downstream (30 s). */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
@@ -21,6 +26,7 @@ export interface Metrics {
 }
 
 export function createMetrics (service: string): Metrics {
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = load('prom-client') as typeof import('prom-client')
   const registry = new Registry()
   registry.setDefaultLabels({ service })
   collectDefaultMetrics({ register: registry })
