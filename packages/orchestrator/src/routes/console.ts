@@ -1,5 +1,7 @@
-// The operator's console (issue 20): the static files of packages/orchestrator/console under /console, read once
-// when the app is built. No token for these (the page is public); every API call the page makes sends the caller's.
+// The operator's console (issue 20): the static files of packages/orchestrator/console under /console. The folder is
+// listed when the app is built (a route per file); each file is read, compressed and hashed when it is first asked
+// for, then kept: an orchestrator nobody opens the console of never reads them. No token for these (the page is
+// public); every API call the page makes sends the caller's.
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { extname, join, resolve } from 'node:path'
@@ -21,15 +23,22 @@ const TYPES: Record<string, string> = {
 
 interface ConsoleFile { type: string, body: Buffer, gzipped: Buffer | undefined, etag: string }
 
-function load (folder: string): Map<string, ConsoleFile> {
-  const files = new Map<string, ConsoleFile>()
+/** The file as served: its bytes, their gzip when that is smaller, and an ETag of the bytes. */
+function read (path: string, type: string): ConsoleFile {
+  const body = readFileSync(path)
+  const gzipped = gzipSync(body, { level: 9 })
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`
+  return { type, body, gzipped: gzipped.length < body.length ? gzipped : undefined, etag }
+}
+
+/** The folder's files that are served, by name, each read on its first use. */
+function list (folder: string): Map<string, () => ConsoleFile> {
+  const files = new Map<string, () => ConsoleFile>()
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const type = TYPES[extname(entry.name)]
     if (!entry.isFile() || type === undefined) continue
-    const body = readFileSync(join(folder, entry.name))
-    const gzipped = gzipSync(body, { level: 9 })
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`
-    files.set(entry.name, { type, body, gzipped: gzipped.length < body.length ? gzipped : undefined, etag })
+    let file: ConsoleFile | undefined
+    files.set(entry.name, () => (file ??= read(join(folder, entry.name), type)))
   }
   if (!files.has('index.html')) throw new Error(`the console folder ${folder} has no index.html`)
   return files
@@ -46,8 +55,9 @@ function acceptsGzip (header: string | undefined): boolean {
 
 /** `GET /console` and `/console/` (the page), `GET /console/<file>` for each file of `folder`, nothing else. */
 export async function consoleRoutes (app: FastifyInstance, options: { folder?: string }): Promise<void> {
-  const files = load(options.folder ?? CONSOLE_DIR)
-  const serve = (file: ConsoleFile) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const files = list(options.folder ?? CONSOLE_DIR)
+  const serve = (fileOf: () => ConsoleFile) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const file = fileOf()
     // the files change only with a new orchestrator and carry no version in their names (no build step): the
     // browser keeps them but asks every time, and an unchanged file is a bodiless 304
     reply.headers({

@@ -98,6 +98,23 @@ describe('GET /console', () => {
     expect((await app.inject({ url: '/console/' })).body).toBe('<!doctype html><title>t</title>')
   })
 
+  it('reads a file when it is first asked for, and keeps what it read', async () => {
+    const folder = scratchFolder()
+    writeFileSync(join(folder, 'index.html'), '<!doctype html><title>at start</title>')
+    writeFileSync(join(folder, 'app.js'), 'export const at = "start"')
+    const app = await consoleApp(folder)
+    await app.ready()
+    // nothing was read while the app was built: what the folder holds at the first request is served
+    writeFileSync(join(folder, 'app.js'), 'export const at = "first request"')
+    const first = await app.inject({ url: '/console/app.js' })
+    expect(first.statusCode).toBe(200)
+    expect(first.body).toBe('export const at = "first request"')
+    writeFileSync(join(folder, 'app.js'), 'export const at = "later"')
+    const again = await app.inject({ url: '/console/app.js' })
+    expect(again.body).toBe('export const at = "first request"')
+    expect(again.headers.etag).toBe(first.headers.etag)
+  })
+
   it('refuses to start on a folder without index.html', async () => {
     await expect(consoleApp(scratchFolder())).rejects.toThrow(/has no index.html/)
   })
