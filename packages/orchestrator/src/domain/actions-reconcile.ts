@@ -88,7 +88,7 @@ export function createActionReconciler (deps: {
 export type ActionReconciler = ReturnType<typeof createActionReconciler>
 
 /** One log line of a pass, for the service's logger. */
-export interface ReconcileLine { level: 'info' | 'warn', details: Record<string, unknown>, message: string }
+export interface ReconcileLine { level: 'debug' | 'info' | 'warn', details: Record<string, unknown>, message: string }
 
 /**
  * What a pass found worth a line in the service log: each settled start, each run without an action once, failures;
@@ -111,7 +111,9 @@ export function reconcileLines (report: ReconcileReport, atStart = false): Recon
   if (atStart && report.errors.length === 0) {
     const { started, failed, pending } = report
     const figures = { started: started.length, failed: failed.length, pending: pending.length, orphanRuns: report.orphans }
-    lines.push({ level: 'info', details: figures, message: 'actions reconciled with the engine at start-up' })
+    // nothing found is not worth a line at the default level: an idle stack prints nothing after its banner
+    const found = Object.values(figures).some((n) => n > 0)
+    lines.push({ level: found ? 'info' : 'debug', details: figures, message: 'actions reconciled with the engine at start-up' })
   }
   return lines
 }

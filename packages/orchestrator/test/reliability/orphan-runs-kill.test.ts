@@ -101,7 +101,8 @@ describe.each(BACKENDS)('$name: the orchestrator killed between trigger and save
       ENGINE_PASSWORD: 'admin',
       ENGINE_TIMEOUT_MS: '10000',
       ACTION_RECONCILE_INTERVAL_MS: '200',
-      LOG_LEVEL: 'info'
+      // the start-up reconcile's line when it found nothing is at debug
+      LOG_LEVEL: 'debug'
     }
     const direct = createEngineClient({ baseUrl: engine.url, username: 'admin', password: 'admin', timeoutMs: 10_000 })
     const headers = { 'x-auth-token': TOKEN, 'content-type': 'application/json', 'x-context-marker': MARKER }
