@@ -137,8 +137,21 @@ export async function buildTestStack (options: TestStackOptions = {}) {
     await app.close()
     if (options.repos === undefined) await repos.close()
     await engine.close()
-    await site.close()
+    await closeSite(site)
     await store.close()
   })
   return { app, repos, store, site, engine, validator, validatorMode, actions, configdocs, engineClient, orchestrator, watch }
+}
+
+/**
+ * Closes the site. A step the engine had begun may still be calling it when the test ends; the engine's client keeps
+ * that connection open after the answer, which would hold the close for good: each connection is let go once idle.
+ */
+async function closeSite (site: Awaited<ReturnType<typeof startSite>>): Promise<void> {
+  const idle = setInterval(() => site.app.server.closeIdleConnections(), 50)
+  try {
+    await site.close()
+  } finally {
+    clearInterval(idle)
+  }
 }
