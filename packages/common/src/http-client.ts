@@ -1,11 +1,17 @@
 // Outbound HTTP on undici: base URL, a timeout per call, context headers forwarded, the service's own
 // token attached, and every transport failure or 5xx turned into a DownstreamError naming the component.
-import { request as undiciRequest, type Dispatcher } from 'undici'
+import { createRequire } from 'node:module'
+import type { Dispatcher } from 'undici'
 import { stringify as stringifyYaml } from 'yaml'
 import { parseYamlDocument } from './yaml.ts'
 import { DownstreamError } from './errors.ts'
 import type { ServiceTokenSource } from './auth/identity.ts'
 import type { Metrics } from './metrics.ts'
+
+// undici is loaded by the first call a client makes, not with this package: a process that has called nothing yet
+// (an idle stand-in, an orchestrator nobody has asked anything) carries none of it (bench/startup.ts)
+const load = createRequire(import.meta.url)
+let undiciRequest: typeof import('undici').request | undefined
 
 /** The per-request facts a downstream call forwards. */
 export interface CallContext {
@@ -120,6 +126,7 @@ export function createHttpClient (options: HttpClientOptions) {
     const url = buildUrl(baseUrl, path, call.query)
     let response: Dispatcher.ResponseData
     try {
+      undiciRequest ??= (load('undici') as typeof import('undici')).request
       response = await undiciRequest(url, {
         method,
         headers,
