@@ -82,8 +82,9 @@ export function watchScenario (real: RealStack): void {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS))
     }
     const changes = changesOf(airflow)
-    // the run and four tasks, each through several states
-    expect(changes.length).toBeGreaterThanOrEqual(10)
+    // the run and its four tasks each seen to change (how many states between is up to the sampling: Airflow 3.3
+    // runs a task so quickly that scheduled, queued and running may all fall between two samples)
+    expect(new Set(changes.map((c) => c.key)).size).toBeGreaterThanOrEqual(5)
     expect(changes.filter((c) => c.key === RUN).map((c) => c.to)).toContain('success')
     const { lags, late, unchecked } = visibility(airflow, orchestrator, WATCH.staleMs)
     expect(late, `shown later than ${WATCH.staleMs} ms`).toEqual([])
