@@ -547,3 +547,30 @@ describe('secrets in rendering', () => {
     expect(docsOf(await get(app, '/revisions/2/diff/3'))[0]).toEqual({ site: 'modified' })
   })
 })
+
+describe('a warm rendering', () => {
+  const SECRET: DocSpec = { schema: 'deckhand/Passphrase/v1', name: 'pw', layer: 'site', storagePolicy: 'encrypted', data: 'hunter2' }
+  const OTHER = (x: number): DocSpec => ({ name: 'other', layer: 'site', data: { x } })
+
+  it('answers the same bytes again, each mode and filter its own answer, and a new revision its own', async () => {
+    const app = await site([SECRET, OTHER(1)])
+    const url = '/revisions/1/rendered-documents'
+    const cold = await get(app, `${url}?cleartext-secrets=true`)
+    const warm = await get(app, `${url}?cleartext-secrets=true`)
+    expect(warm.statusCode).toBe(200)
+    expect(warm.headers['content-type']).toMatch(/^application\/x-yaml/)
+    expect(warm.body).toBe(cold.body)
+    expect(docsOf(warm).map((d) => d.metadata.name).sort()).toEqual(['layering-policy', 'other', 'pw'])
+    // another mode, a filter, a limit: answers of their own, not the kept one
+    const redacted = docsOf(await get(app, `${url}?cleartext-secrets=false`))
+    expect(redacted.find((d) => d.metadata.name === 'pw').data).not.toBe('hunter2')
+    expect(docsOf(await get(app, `${url}?cleartext-secrets=true&metadata.name=other`)).map((d) => d.metadata.name)).toEqual(['other'])
+    expect(docsOf(await get(app, `${url}?cleartext-secrets=true&limit=1`))).toHaveLength(1)
+    expect((await get(app, `${url}?cleartext-secrets=true`)).body).toBe(cold.body)
+    // a write makes a new revision, rendered afresh
+    await put(app, 'site', layeringPolicy(L3) + [SECRET, OTHER(2)].map(doc).join(''))
+    const next = docsOf(await get(app, '/revisions/2/rendered-documents?cleartext-secrets=true'))
+    expect(next.find((d) => d.metadata.name === 'other').data).toEqual({ x: 2 })
+    expect((await get(app, `${url}?cleartext-secrets=true`)).body).toBe(cold.body)
+  })
+})

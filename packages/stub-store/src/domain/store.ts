@@ -55,6 +55,9 @@ function listed (s: Stored, revision: number): ListedDocument {
 
 const hidden = (schema: string): boolean => schema.startsWith(VALIDATION_POLICY)
 
+/** The query parameters that make a rendered-documents answer less than the whole rendering (filters.ts). */
+const WHOLE_ANSWER_KEYS = ['schema', 'metadata.name', 'status.bucket', 'metadata.label', 'sort', 'order', 'limit']
+
 export interface StoreDeps {
   db: StoreDb
   secrets: SecretStore
@@ -350,12 +353,24 @@ export function createStore (deps: StoreDeps) {
     return result
   }
 
+  // a cached rendering's whole answer (no filter, sort or limit), made once: the same list every time it is asked
+  // for, so that the route can send the bytes it emitted for it before (http.ts)
+  const wholeAnswers = new WeakMap<ListedDocument[], ListedDocument[]>()
+
   function renderedDocuments (raw: string, query: Query, access: Access): ListedDocument[] {
     const id = revisionId(raw)
     const cleartext = showsCleartext(query, access)
     parseLimit(query)
     const rendered = renderRevision(id, cleartext, access)
-    return finish(cleartext ? rendered : rendered.map(redact), query, false, false)
+    if (!WHOLE_ANSWER_KEYS.every((key) => values(query, key).length === 0)) {
+      return finish(cleartext ? rendered : rendered.map(redact), query, false, false)
+    }
+    let answer = wholeAnswers.get(rendered)
+    if (answer === undefined) {
+      answer = finish(cleartext ? rendered : rendered.map(redact), query, false, false)
+      wholeAnswers.set(rendered, answer)
+    }
+    return answer
   }
 
   // ---- diff and rollback (spec §13) --------------------------------------------------------------

@@ -24,6 +24,20 @@ export function sendYamlList (reply: FastifyReply, status: number, values: unkno
   return reply.code(status).type(YAML_TYPE).send(emitYamlBuffer(values, true))
 }
 
+// the bytes emitted for a list, for as long as the list lives: a list the store hands out again (a cached rendering's
+// whole answer, kept with the rendering) is sent as it was emitted the first time, not emitted again
+const emitted = new WeakMap<unknown[], Buffer>()
+
+/** sendYamlList for a list the store may hand out again unchanged: each list is emitted once. */
+export function sendYamlListKept (reply: FastifyReply, status: number, values: unknown[]): FastifyReply {
+  let bytes = emitted.get(values)
+  if (bytes === undefined) {
+    bytes = emitYamlBuffer(values, true)
+    emitted.set(values, bytes)
+  }
+  return reply.code(status).type(YAML_TYPE).send(bytes)
+}
+
 export function sendNoContent (reply: FastifyReply): FastifyReply {
   return reply.code(204).send()
 }

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Store } from '../domain/store.ts'
 import { RULES } from '../domain/store.ts'
-import { baseUrl, queryOf, sendNoContent, sendYaml, sendYamlList } from './http.ts'
+import { baseUrl, queryOf, sendNoContent, sendYaml, sendYamlList, sendYamlListKept } from './http.ts'
 
 type IdParams = { Params: { id: string } }
 type PairParams = { Params: { a: string, b: string } }
@@ -27,7 +27,7 @@ export async function revisionRoutes (app: FastifyInstance, opts: { store: Store
     sendYamlList(reply, 200, store.listDocuments(request.params.id, queryOf(request), request.storeAccess)))
 
   app.get<IdParams>('/revisions/:id/rendered-documents', { config: { policy: RULES.listCleartext } }, async (request, reply) =>
-    sendYamlList(reply, 200, store.renderedDocuments(request.params.id, queryOf(request), request.storeAccess)))
+    sendYamlListKept(reply, 200, store.renderedDocuments(request.params.id, queryOf(request), request.storeAccess)))
 
   app.get<PairParams>('/revisions/:a/diff/:b', { config: { policy: RULES.showDiff } }, async (request, reply) =>
     sendYaml(reply, 200, store.diff(request.params.a, request.params.b)))
