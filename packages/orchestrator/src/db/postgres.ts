@@ -120,6 +120,31 @@ export async function openPostgres (url: string, options: { schema?: string } = 
       async startStates (ids) {
         const rows = ids.length === 0 ? [] : await q('SELECT id, start_state FROM actions WHERE id = ANY($1::text[])', [ids])
         return new Map(rows.map((r) => [String(r.id), String(r.start_state) as StartState]))
+      },
+      async detail (id, maxVerbosity) {
+        // one round trip: the action row and, as JSON lists in the order each list read gives them, its failed
+        // validations, its audit, its notes and its steps' notes
+        const row = (await q(`SELECT a.*,
+          COALESCE((SELECT json_agg(f ORDER BY f.id) FROM preflight_validation_failures f WHERE f.action_id = a.id), '[]') AS detail_validations,
+          COALESCE((SELECT json_agg(c ORDER BY c.datetime, c.id) FROM action_command_audit c WHERE c.action_id = a.id), '[]') AS detail_audit,
+          COALESCE((SELECT json_agg(n ORDER BY n.note_timestamp, n.note_id) FROM notes n
+            WHERE n.assoc_id = 'action/' || a.id AND n.verbosity <= $2), '[]') AS detail_action_notes,
+          COALESCE((SELECT json_agg(n ORDER BY n.note_timestamp, n.note_id) FROM notes n
+            WHERE left(n.assoc_id, length($3::text)) = $3::text AND n.verbosity <= $4), '[]') AS detail_step_notes
+          FROM actions a WHERE a.id = $1`, [id, maxVerbosity.action, `step/${id}/`, maxVerbosity.steps]))[0]
+        if (row === undefined) return undefined
+        const list = (column: string): Row[] => row[column] as Row[]
+        return {
+          action: toAction(row),
+          validations: list('detail_validations').map((r) => ({
+            id: String(r.id), action_id: String(r.action_id), validation_name: String(r.validation_name), details: String(r.details)
+          })),
+          audit: list('detail_audit').map((r) => ({
+            id: String(r.id), action_id: String(r.action_id), command: String(r.command), user: String(r.user), datetime: String(r.datetime)
+          })),
+          actionNotes: list('detail_action_notes').map(toNote),
+          stepNotes: list('detail_step_notes').map(toNote)
+        }
       }
     },
     audit: {

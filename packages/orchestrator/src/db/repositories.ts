@@ -48,6 +48,20 @@ export interface NoteRecord {
   note_timestamp: string
 }
 
+/**
+ * What GET /actions/{id} reads of one action, in one read: the action, its failed validations and command audit (as
+ * validationFailures.listFor and audit.listFor answer them), and its notes and its steps' notes (as notes.find).
+ */
+export interface ActionDetailRecord {
+  action: ActionRecord
+  validations: ValidationFailureRecord[]
+  audit: AuditRecord[]
+  /** `action/<id>` notes with verbosity ≤ the action bound, oldest first. */
+  actionNotes: NoteRecord[]
+  /** `step/<id>/…` notes with verbosity ≤ the steps' bound, oldest first. */
+  stepNotes: NoteRecord[]
+}
+
 export interface LockRecord {
   id: string
   lock_type: string
@@ -79,6 +93,8 @@ export interface Repositories {
     findRetries: (query: { contextMarker: string, user: string, name: string, since: string }) => Promise<ActionRecord[]>
     /** The start states of those of `ids` that are actions. */
     startStates: (ids: string[]) => Promise<Map<string, StartState>>
+    /** The action and what belongs to it in one read (undefined: no such action); absent: read them one by one. */
+    detail?: (id: string, maxVerbosity: { action: number, steps: number }) => Promise<ActionDetailRecord | undefined>
   }
   audit: {
     insert: (record: AuditRecord) => Promise<void>

@@ -2,13 +2,13 @@
 // database with its run, pause flag and steps from the engine reads (the engine watch, or the engine itself), the
 // validations and audit, one step, and a step's log from the engine.
 import { NotFoundError, type RequestContext } from '@slipway/common'
-import type { ActionRecord, Repositories, StartState } from '../db/repositories.ts'
+import type { ActionDetailRecord, ActionRecord, Repositories, StartState } from '../db/repositories.ts'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import { actionLifecycle } from './catalog.ts'
 import { orderedSteps, resolveStep } from './steps.ts'
 import type { EngineReads } from './engine-watch.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
-import type { NoteView, Notes } from './notes.ts'
+import { noteView, type NoteView, type Notes } from './notes.ts'
 
 /** How a saved start state reads in the entity's `start_status`. */
 const START_STATUS: Record<StartState, string> = { pending: 'trigger_pending', started: 'started', failed: 'failed_to_start', refused: 'refused' }
@@ -61,8 +61,8 @@ export function createActionReads (deps: {
     return steps
   }
 
-  function stepSummary (actionId: string, step: { id: string, state: string | null }, index: number) {
-    return { id: step.id, url: `/actions/${actionId}/steps/${step.id}`, index, state: step.state, notes: [] as NoteView[] }
+  function stepSummary (actionId: string, step: { id: string, state: string | null }, index: number, notes: NoteView[] = []) {
+    return { id: step.id, url: `/actions/${actionId}/steps/${step.id}`, index, state: step.state, notes }
   }
 
   /**
@@ -71,7 +71,13 @@ export function createActionReads (deps: {
    * yet: lifecycle Pending); `failed_to_start` (no run, its trigger failed: lifecycle Failed, `start_reason` says why);
    * `refused` (a pre-run validation stopped it). A run the engine has counts whatever the database still says.
    */
-  function entityOf (action: ActionRecord, run: EngineRun | undefined, dagPaused: boolean, steps: EngineTask[]) {
+  function entityOf (
+    action: ActionRecord,
+    run: EngineRun | undefined,
+    dagPaused: boolean,
+    steps: EngineTask[],
+    stepNotes?: Map<string, NoteView[]>
+  ) {
     const start = action.validation_failed ? 'refused' : run !== undefined ? 'started' : START_STATUS[action.start_state]
     return {
       id: action.id,
@@ -90,7 +96,7 @@ export function createActionReads (deps: {
       // an action that never ran has no steps; one that did lists its workflow's whole step list
       steps: run === undefined && steps.length === 0
         ? []
-        : orderedSteps(action.dag_id, steps).map((step, i) => stepSummary(action.id, step, i + 1))
+        : orderedSteps(action.dag_id, steps).map((step, i) => stepSummary(action.id, step, i + 1, stepNotes?.get(step.id)))
     }
   }
 
@@ -122,17 +128,45 @@ export function createActionReads (deps: {
     }))
   }
 
-  async function get (id: string, verbosity: number, ctx: RequestContext) {
-    const action = await requireAction(id)
-    const { run, paused, steps } = await runOf(action, ctx)
-    const entity = entityOf(action, run, paused, steps)
-    const stepNotes = await deps.notes.forSteps(action.id, Math.min(verbosity, 1))
+  /**
+   * What one action's answer reads from the database: in one read where the database offers it (SQLite and
+   * PostgreSQL do), else list by list. Step notes to verbosity 1 at most, whatever was asked (seed 000 §4.8).
+   */
+  async function detailOf (id: string, verbosity: number): Promise<ActionDetailRecord> {
+    const bounds = { action: verbosity, steps: Math.min(verbosity, 1) }
+    const read = repos.actions.detail
+    const found = read === undefined ? await readOneByOne(id, bounds) : await read(id, bounds)
+    if (found === undefined) throw new NotFoundError('Action not found', `Unknown Action: ${id}`)
+    return found
+  }
+
+  async function readOneByOne (id: string, bounds: { action: number, steps: number }): Promise<ActionDetailRecord | undefined> {
+    const action = await repos.actions.get(id)
+    if (action === undefined) return undefined
     return {
-      ...entity,
-      steps: entity.steps.map((s) => ({ ...s, notes: stepNotes.get(s.id) ?? [] })),
-      validations: await repos.validationFailures.listFor(action.id),
-      command_audit: (await repos.audit.listFor(action.id)).map((a) => ({ ...a, datetime: zonedTimestamp(a.datetime) })),
-      notes: (await deps.notes.forActions([action.id], verbosity)).get(action.id) ?? []
+      action,
+      validations: await repos.validationFailures.listFor(id),
+      audit: await repos.audit.listFor(id),
+      actionNotes: bounds.action < 1 ? [] : await repos.notes.find({ exact: [`action/${id}`], maxVerbosity: bounds.action }),
+      stepNotes: bounds.steps < 1 ? [] : await repos.notes.find({ prefix: `step/${id}/`, maxVerbosity: bounds.steps })
+    }
+  }
+
+  async function get (id: string, verbosity: number, ctx: RequestContext) {
+    const detail = await detailOf(id, verbosity)
+    const { action } = detail
+    const { run, paused, steps } = await runOf(action, ctx)
+    const stepNotes = new Map<string, NoteView[]>()
+    const prefix = `step/${action.id}/`
+    for (const note of detail.stepNotes) {
+      const step = note.assoc_id.slice(prefix.length)
+      stepNotes.set(step, [...(stepNotes.get(step) ?? []), noteView(note)])
+    }
+    return {
+      ...entityOf(action, run, paused, steps, stepNotes),
+      validations: detail.validations,
+      command_audit: detail.audit.map((a) => ({ ...a, datetime: zonedTimestamp(a.datetime) })),
+      notes: detail.actionNotes.map(noteView)
     }
   }
 

@@ -69,6 +69,52 @@ for (const backend of backends) {
       expect(await repos.notes.find({ exact: ['action/A'], maxVerbosity: 0 })).toEqual([])
     })
 
+    it('reads an action\'s detail in one read as the list reads give it: validations, audit, its notes and its steps\' notes', async () => {
+      const { repos } = await backend.open()
+      const a = action()
+      const other = action()
+      await repos.actions.insert(a)
+      await repos.actions.insert(other)
+      for (const [i, command] of ['invoke', 'pause', 'unpause'].entries()) {
+        // recorded out of order: the read sorts by time, then id
+        await repos.audit.insert({ id: newUlid(), action_id: a.id, command, user: 'admin', datetime: `2026-01-01T00:00:0${3 - i}.000Z` })
+      }
+      await repos.audit.insert({ id: newUlid(), action_id: other.id, command: 'invoke', user: 'admin', datetime: '2026-01-01T00:00:00.000Z' })
+      await repos.validationFailures.insert({ id: newUlid(), action_id: a.id, validation_name: 'Intermediate commit detected', details: 'rerun' })
+      const note = (assoc: string, verbosity: number, second: number) => ({
+        note_id: newUlid(),
+        assoc_id: assoc,
+        subject: 's',
+        sub_type: 'step metadata',
+        note_val: `${assoc} ${verbosity}`,
+        verbosity,
+        link_url: verbosity === 2 ? 'http://notes.example/n' : null,
+        is_auth_link: verbosity === 2,
+        note_timestamp: `2026-01-01T00:00:0${second}.000Z`
+      })
+      for (const n of [
+        note(`action/${a.id}`, 1, 5), note(`action/${a.id}`, 2, 4), note(`action/${a.id}`, 3, 6), note(`action/${other.id}`, 1, 1),
+        note(`step/${a.id}/preflight`, 1, 3), note(`step/${a.id}/armada.armada_build`, 2, 2), note(`step/${a.id}/preflight`, 1, 1),
+        note(`step/${other.id}/preflight`, 1, 1), note(`step/${a.id}0/x`, 1, 1)
+      ]) await repos.notes.insert(n)
+
+      for (const bounds of [{ action: 2, steps: 1 }, { action: 5, steps: 5 }, { action: 0, steps: 0 }]) {
+        const found = await repos.actions.detail?.(a.id, bounds)
+        expect(found).toEqual({
+          action: a,
+          validations: await repos.validationFailures.listFor(a.id),
+          audit: await repos.audit.listFor(a.id),
+          actionNotes: await repos.notes.find({ exact: [`action/${a.id}`], maxVerbosity: bounds.action }),
+          stepNotes: await repos.notes.find({ prefix: `step/${a.id}/`, maxVerbosity: bounds.steps })
+        })
+      }
+      const found = await repos.actions.detail?.(a.id, { action: 2, steps: 1 })
+      expect(found?.audit.map((x) => x.command)).toEqual(['unpause', 'pause', 'invoke'])
+      expect(found?.actionNotes.map((x) => x.verbosity)).toEqual([2, 1])
+      expect(found?.stepNotes.map((x) => x.assoc_id)).toEqual([`step/${a.id}/preflight`, `step/${a.id}/preflight`])
+      expect(await repos.actions.detail?.('01ARZ3NDEKTSV4RRFFQ69G5FAV', { action: 1, steps: 1 })).toBeUndefined()
+    })
+
     it('gives the lock to one holder at a time, frees it on release, and lets an expired lease be taken over', async () => {
       const { repos } = await backend.open()
       const now = new Date()
