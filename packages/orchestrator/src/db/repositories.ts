@@ -93,7 +93,10 @@ export interface Repositories {
     findRetries: (query: { contextMarker: string, user: string, name: string, since: string }) => Promise<ActionRecord[]>
     /** The start states of those of `ids` that are actions. */
     startStates: (ids: string[]) => Promise<Map<string, StartState>>
-    /** The action and what belongs to it in one read (undefined: no such action); absent: read them one by one. */
+    /**
+     * The action and what belongs to it in one read (undefined: no such action); absent: read them one by one. It may
+     * answer the same object again while nothing was written (SQLite keeps its answers): callers must not change it.
+     */
     detail?: (id: string, maxVerbosity: { action: number, steps: number }) => Promise<ActionDetailRecord | undefined>
   }
   audit: {

@@ -5,6 +5,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import type { ActionRecord, AuditRecord, LockRecord, NoteRecord, Repositories, StartState, ValidationFailureRecord } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
 import { sqliteStagingJournal } from './staging-journal.ts'
+import { sqliteActionDetail } from './sqlite-action-detail.ts'
 
 type Row = Record<string, unknown>
 
@@ -122,21 +123,8 @@ export function openSqlite (dataDir: string): Repositories {
     getLock: db.prepare('SELECT * FROM api_locks WHERE id = ?')
   }
 
-  // GET /actions/{id}'s one read: the action row and, as JSON lists in the order each list read gives them, its
-  // failed validations, its audit, its notes and its steps' notes (the steps' prefix as a range of the index, as
-  // notes.find reads it)
-  const noteJson = "json_object('note_id', n.note_id, 'assoc_id', n.assoc_id, 'subject', n.subject, 'sub_type', n.sub_type, " +
-    "'note_val', n.note_val, 'verbosity', n.verbosity, 'link_url', n.link_url, 'is_auth_link', n.is_auth_link, 'note_timestamp', n.note_timestamp)"
-  const detail = db.prepare(`SELECT a.*,
-    (SELECT json_group_array(json_object('id', f.id, 'action_id', f.action_id, 'validation_name', f.validation_name, 'details', f.details)
-      ORDER BY f.id) FROM preflight_validation_failures f WHERE f.action_id = a.id) AS detail_validations,
-    (SELECT json_group_array(json_object('id', c.id, 'action_id', c.action_id, 'command', c.command, 'user', c."user", 'datetime', c.datetime)
-      ORDER BY c.datetime, c.id) FROM action_command_audit c WHERE c.action_id = a.id) AS detail_audit,
-    (SELECT json_group_array(${noteJson} ORDER BY n.note_timestamp, n.note_id)
-      FROM notes n WHERE n.assoc_id = 'action/' || a.id AND n.verbosity <= $actionVerbosity) AS detail_action_notes,
-    (SELECT json_group_array(${noteJson} ORDER BY n.note_timestamp, n.note_id)
-      FROM notes n WHERE n.assoc_id >= $stepsFrom AND n.assoc_id < $stepsTo AND n.verbosity <= $stepsVerbosity) AS detail_step_notes
-    FROM actions a WHERE a.id = $id`)
+  // GET /actions/{id}'s one read, and its answers kept while nothing is written (sqlite-action-detail.ts)
+  const actionDetail = sqliteActionDetail(db, { toAction, toNote })
 
   return {
     actions: {
@@ -172,19 +160,7 @@ export function openSqlite (dataDir: string): Repositories {
         const rows = ids.length === 0 ? [] : stmt.startStates.all(JSON.stringify(ids)) as Row[]
         return new Map(rows.map((r) => [String(r.id), String(r.start_state) as StartState]))
       },
-      async detail (id, maxVerbosity) {
-        // `step/<id>/` up to, not including, `step/<id>0` ('0' follows '/')
-        const row = detail.get({ id, actionVerbosity: maxVerbosity.action, stepsFrom: `step/${id}/`, stepsTo: `step/${id}0`, stepsVerbosity: maxVerbosity.steps }) as Row | undefined
-        if (row === undefined) return undefined
-        const list = (column: string): Row[] => JSON.parse(String(row[column])) as Row[]
-        return {
-          action: toAction(row),
-          validations: list('detail_validations') as unknown as ValidationFailureRecord[],
-          audit: list('detail_audit') as unknown as AuditRecord[],
-          actionNotes: list('detail_action_notes').map(toNote),
-          stepNotes: list('detail_step_notes').map(toNote)
-        }
-      }
+      detail: async (id, maxVerbosity) => actionDetail(id, maxVerbosity)
     },
     audit: {
       async insert (r: AuditRecord) { stmt.insertAudit.run(r.id, r.action_id, r.command, r.user, r.datetime) },

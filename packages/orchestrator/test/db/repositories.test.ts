@@ -150,3 +150,27 @@ for (const backend of backends) {
     })
   })
 }
+
+describe('the action detail on SQLite', () => {
+  it('answers the same object while nothing is written, and reads again after any write, by this connection or another', async () => {
+    const { repos, reopen } = await backends[0]!.open()
+    const a = action()
+    await repos.actions.insert(a)
+    const bounds = { action: 1, steps: 1 }
+    const first = await repos.actions.detail?.(a.id, bounds)
+    expect(await repos.actions.detail?.(a.id, bounds)).toBe(first)
+    // a write to any table, even one the detail does not read, is a new read
+    await repos.locks.acquire({ id: newUlid(), lock_type: 'configdocs', user: 'admin', reference_id: 'x', leaseS: 60, now: new Date() })
+    const afterLock = await repos.actions.detail?.(a.id, bounds)
+    expect(afterLock).not.toBe(first)
+    expect(afterLock).toEqual(first)
+    await repos.audit.insert({ id: newUlid(), action_id: a.id, command: 'pause', user: 'admin', datetime: '2026-01-01T00:00:01.000Z' })
+    expect((await repos.actions.detail?.(a.id, bounds))?.audit.map((x) => x.command)).toEqual(['pause'])
+    // another connection to the same file (another process) commits: seen at once
+    const other = await reopen()
+    await other.audit.insert({ id: newUlid(), action_id: a.id, command: 'unpause', user: 'admin', datetime: '2026-01-01T00:00:02.000Z' })
+    await other.actions.markStartFailed(a.id, 'nope')
+    expect((await repos.actions.detail?.(a.id, bounds))?.audit.map((x) => x.command)).toEqual(['pause', 'unpause'])
+    expect((await repos.actions.detail?.(a.id, { action: 2, steps: 1 }))?.action).toEqual(await repos.actions.get(a.id))
+  })
+})
