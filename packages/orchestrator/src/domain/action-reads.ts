@@ -9,6 +9,7 @@ import { orderedSteps, resolveStep } from './steps.ts'
 import type { EngineReads } from './engine-watch.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import { noteView, type NoteView, type Notes } from './notes.ts'
+import { keptAnswers } from './kept-answers.ts'
 
 /** How a saved start state reads in the entity's `start_status`. */
 const START_STATUS: Record<StartState, string> = { pending: 'trigger_pending', started: 'started', failed: 'failed_to_start', refused: 'refused' }
@@ -152,10 +153,18 @@ export function createActionReads (deps: {
     }
   }
 
+  // GET /actions/{id}'s answers, made again only when the database or the engine watch hands out something new
+  const answers = keptAnswers<ReturnType<typeof detailAnswer>>()
+
+  /** One action's answer: the same object while its record and its run, flag and steps are (callers must not change it). */
   async function get (id: string, verbosity: number, ctx: RequestContext) {
     const detail = await detailOf(id, verbosity)
+    const { run, paused, steps } = await runOf(detail.action, ctx)
+    return answers(`${id}\u0000${verbosity}`, [detail, run, paused, ...steps], () => detailAnswer(detail, run, paused, steps))
+  }
+
+  function detailAnswer (detail: ActionDetailRecord, run: EngineRun | undefined, paused: boolean, steps: EngineTask[]) {
     const { action } = detail
-    const { run, paused, steps } = await runOf(action, ctx)
     const stepNotes = new Map<string, NoteView[]>()
     const prefix = `step/${action.id}/`
     for (const note of detail.stepNotes) {

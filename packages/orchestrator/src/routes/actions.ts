@@ -10,6 +10,19 @@ import {
 } from '../schemas/actions.ts'
 import { rule } from '../policy.ts'
 
+// an action's answer the domain hands out again unchanged while its inputs are (domain/kept-answers.ts) is turned into
+// JSON once, for as long as it lives; with the newline every JSON answer ends with
+const texts = new WeakMap<object, string>()
+function serializeKept (answer: unknown): string {
+  if (answer === null || typeof answer !== 'object') return `${JSON.stringify(answer)}\n`
+  let text = texts.get(answer)
+  if (text === undefined) {
+    text = `${JSON.stringify(answer)}\n`
+    texts.set(answer, text)
+  }
+  return text
+}
+
 export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = async (app, { actions }) => {
   // spec §1.3: a JSON body, and one of any other content type counts as no body
   readJsonBodies(app)
@@ -40,7 +53,11 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
       querystring: VerbosityQuerySchema,
       response: { 200: ActionDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
     }
-  }, async (request) => await actions.get(request.params.action_id, request.query.verbosity ?? 1, request.ctx))
+  }, async (request, reply) => {
+    const answer = await actions.get(request.params.action_id, request.query.verbosity ?? 1, request.ctx)
+    reply.type('application/json; charset=utf-8').serializer(serializeKept)
+    return answer
+  })
 
   app.get('/actions/:action_id/validations/:validation_id', {
     config: { policy: rule('get_action_validation') },

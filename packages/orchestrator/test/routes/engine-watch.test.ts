@@ -59,8 +59,12 @@ describe('the engine watch', () => {
     // pause through the API: the next read says Paused
     expect((await stack.app.inject({ method: 'POST', url: `/api/v1.0/actions/${id}/control/pause`, headers: AUTH })).statusCode).toBe(202)
     const counted = exchanges.filter((e) => !e.path.startsWith('/api/v2/dags?') && !e.path.includes('updated_at_gte')).length
-    const detail = (await read(stack, `/api/v1.0/actions/${id}`)).json()
+    const detailRead = await read(stack, `/api/v1.0/actions/${id}`)
+    const detail = detailRead.json()
     expect(detail.action_lifecycle).toBe('Paused')
+    // the pause's audit row at once, and the same answer again while nothing changes
+    expect(detail.command_audit.map((a: { command: string }) => a.command)).toEqual(['invoke', 'pause'])
+    expect((await read(stack, `/api/v1.0/actions/${id}`)).body).toBe(detailRead.body)
     expect(detail.steps.map((s: { id: string }) => s.id)).toEqual(['action_xcom', 'preflight.ucp_preflight_check', 'deployment_configuration', 'armada_test_releases'])
     const list = (await read(stack, '/api/v1.0/actions')).json()
     expect(list[0]).toMatchObject({ id, action_lifecycle: 'Paused' })
