@@ -1,7 +1,7 @@
 // buildApp: the Airflow-shaped HTTP surface (`/api/v2`, `/auth/token`) over the engine; never listens.
 import { randomUUID } from 'node:crypto'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
-import { loggerOptions } from '@slipway/common'
+import { loggerOptions, schemaCompilers } from '@slipway/common'
 import type { Engine } from './domain/engine.ts'
 import { addAuthHook, type AuthSettings } from './http/auth.ts'
 import { sendError } from './http/errors.ts'
@@ -34,7 +34,9 @@ export function buildApp (deps: AppDeps): FastifyInstance {
     genReqId: () => randomUUID(),
     bodyLimit: deps.bodyLimitBytes ?? 1024 * 1024,
     exposeHeadRoutes: false,
-    routerOptions: { ignoreTrailingSlash: true }
+    routerOptions: { ignoreTrailingSlash: true },
+    // no route declares a schema (bodies are checked by http/validate.ts): Fastify's own schema compilers need not be loaded
+    schemaController: schemaCompilers()
   })
 
   // JSON bodies read as FastAPI reads them: one that is not JSON is a 422 naming where and why, as Python's decoder

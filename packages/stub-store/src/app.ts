@@ -2,7 +2,7 @@
 // types, request ids, context echo), token authentication, policy rules, and Deckhand's error body for
 // every failure. Never listens.
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { acceptAllBodiesAsText, ApiError, loggerOptions, newUuid } from '@slipway/common'
+import { acceptAllBodiesAsText, ApiError, loggerOptions, newUuid, schemaCompilers } from '@slipway/common'
 import type { StoreAppDeps } from './deps.ts'
 import { StoreError, storeErrorBody } from './errors.ts'
 import { bucketRoutes } from './routes/buckets.ts'
@@ -57,7 +57,9 @@ export function buildApp (deps: StoreAppDeps): FastifyInstance {
     requestIdHeader: false,
     bodyLimit: deps.bodyLimitBytes,
     exposeHeadRoutes: false,
-    frameworkErrors: (error, request, reply) => { sendError(reply, request, new StoreError(400, 'HTTPBadRequest', error.message)) }
+    frameworkErrors: (error, request, reply) => { sendError(reply, request, new StoreError(400, 'HTTPBadRequest', error.message)) },
+    // no route declares a schema: Fastify's own schema compilers need not be loaded at start-up
+    schemaController: schemaCompilers()
   })
 
   // requests at debug (a stand-in: the orchestrators and the site read it all the time), health never

@@ -94,6 +94,21 @@ const HEALTH_PATH = /\/health$/
 
 const serializeAsIs = (data: unknown): string => JSON.stringify(data)
 
+/**
+ * Fastify's `schemaController` option of every Slipway app: route schemas checked by our validators (compiled on first
+ * use, ./validators.ts), answers serialized as they are (response schemas document them, and the contract tests hold
+ * answers to them, but never reshape one). Given as an option, Fastify's own compilers (ajv and fast-json-stringify, a
+ * copy of ajv each, about 200 modules) are never loaded, also by an app that declares no schema at all.
+ */
+export function schemaCompilers (validators = lazyValidators()): FastifyServerOptions['schemaController'] {
+  return {
+    compilersFactory: {
+      buildValidator: () => ({ schema, httpPart }: { schema: unknown, httpPart?: string }) => validators.forRoute(schema, httpPart),
+      buildSerializer: () => () => serializeAsIs
+    }
+  } as unknown as FastifyServerOptions['schemaController']
+}
+
 function routePattern (url: string): RegExp {
   const escaped = url.split('/').map((segment) => {
     if (segment.startsWith(':')) return '[^/]+'
@@ -180,15 +195,7 @@ export function createServiceApp (options: ServiceAppOptions) {
       for (const name of idHeaders) reply.header(name, request.id)
       sendError(reply, request, new BadRequestError('Bad Request', error.message, { errorType: 'InvalidFormatError' }))
     },
-    // route schemas are checked by our validators (compiled on first use, ./validators.ts); response schemas document
-    // the answers (and the contract tests hold answers to them) but never reshape one. Given here, Fastify's own
-    // compilers (ajv and fast-json-stringify, a copy of ajv each) are never loaded.
-    schemaController: {
-      compilersFactory: {
-        buildValidator: () => ({ schema, httpPart }: { schema: unknown, httpPart?: string }) => validators.forRoute(schema, httpPart),
-        buildSerializer: () => () => serializeAsIs
-      }
-    } as unknown as FastifyServerOptions['schemaController']
+    schemaController: schemaCompilers(validators)
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   if (options.openapi !== undefined) installOpenApi(app, options.openapi)
