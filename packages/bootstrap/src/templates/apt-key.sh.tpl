@@ -1,0 +1,1 @@
+echo {{ key }} | base64 -d | apt-key add -

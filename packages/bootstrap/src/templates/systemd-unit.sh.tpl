@@ -1,0 +1,1 @@
+systemctl {{ action }} -- {{ unit }}
