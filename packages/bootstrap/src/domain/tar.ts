@@ -15,6 +15,8 @@ export class ArchiveError extends Error {
   }
 }
 
+const EMPTY = Buffer.alloc(0)
+
 /** Largest tarball accepted once decompressed. */
 const MAX_UNPACKED_BYTES = 256 * 1024 * 1024
 
@@ -62,18 +64,24 @@ function header (entry: TarEntry, size: number, mtimeS: number): Buffer {
   return block
 }
 
-/** The entries as a .tar.gz; a later entry with the same path wins when extracted. */
-export async function tarGz (entries: TarEntry[], mtime = new Date()): Promise<Buffer> {
+/** The entries as an uncompressed tar archive; a later entry with the same path wins when extracted. */
+export function tar (entries: TarEntry[], mtime = new Date()): Buffer {
   const mtimeS = Math.floor(mtime.getTime() / 1000)
   const parts: Buffer[] = []
   for (const entry of entries) {
-    const body = entry.symlink === undefined ? Buffer.from(entry.content ?? '') : Buffer.alloc(0)
+    // a fetched file's bytes go in as they are: a copy of tens of megabytes is not made for nothing
+    const body = entry.symlink !== undefined ? EMPTY : typeof entry.content === 'string' ? Buffer.from(entry.content) : entry.content ?? EMPTY
     parts.push(header(entry, body.length, mtimeS), body)
     const padding = (512 - (body.length % 512)) % 512
     if (padding > 0) parts.push(Buffer.alloc(padding))
   }
   parts.push(Buffer.alloc(1024))
-  return await gzipAsync(Buffer.concat(parts))
+  return Buffer.concat(parts)
+}
+
+/** The entries as a .tar.gz, compressed off the event loop. */
+export async function tarGz (entries: TarEntry[], mtime = new Date()): Promise<Buffer> {
+  return await gzipAsync(tar(entries, mtime))
 }
 
 function field (block: Buffer, start: number, length: number): string {
