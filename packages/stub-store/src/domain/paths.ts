@@ -1,6 +1,6 @@
 // The path language of layering actions and substitutions (spec §9.11): `.a.b`, `$.a`, `.list[2].x`,
 // `[0][1]`, quoted keys; reading, writing (creating what is missing) and deleting at a path.
-import { isMapping, WholeFloat, type Mapping } from './values.ts'
+import { isMapping, ownValue, setKey, WholeFloat, type Mapping } from './values.ts'
 
 export type Segment = string | number
 
@@ -127,10 +127,11 @@ export function setAt (root: unknown, segments: Segment[], value: unknown): unkn
       cur = cur[seg]
     } else {
       if (!isMapping(cur)) throw new PathError(`Cannot set key '${seg}' inside ${describe(cur)}`)
-      if (last) { cur[seg] = value; break }
-      const child = cur[seg]
-      if (child === undefined || child === null) cur[seg] = emptyFor(next)
-      cur = cur[seg]
+      // own keys only: `__proto__` or `constructor` on a path is a key of the document, never the prototype's
+      if (last) { setKey(cur, seg, value); break }
+      let child = ownValue(cur, seg)
+      if (child === undefined || child === null) setKey(cur, seg, child = emptyFor(next))
+      cur = child
     }
   }
   return base

@@ -5,7 +5,7 @@ import { StoreError } from '../errors.ts'
 import { isAbstract, isControl, LAYERING_POLICY, metaKey } from './documents.ts'
 import { deleteAt, getAt, getSourceAt, parseActionPath, parsePath, PathError, setAt, type Segment } from './paths.ts'
 import { deleteFirstEqual, quirkActionPath } from './quirks.ts'
-import { clone, deepEqual, isMapping, numericValue, pyStr, type Mapping } from './values.ts'
+import { clone, deepEqual, isMapping, numericValue, ownValue, pyStr, setKey, type Mapping } from './values.ts'
 
 export interface RenderDocument {
   id: number
@@ -307,9 +307,9 @@ function missingKey (action: unknown, p: Node, c: Node): StoreError {
 function deepMerge (dst: Mapping, src: Mapping): void {
   for (const k in src) {
     const s = src[k]
-    const d = dst[k]
+    const d = ownValue(dst, k)
     if (isMapping(s) && isMapping(d)) deepMerge(d, s)
-    else dst[k] = clone(s)
+    else setKey(dst, k, clone(s))
   }
 }
 

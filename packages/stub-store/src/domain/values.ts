@@ -34,6 +34,20 @@ export function numericValue (value: unknown): unknown {
   return value instanceof WholeFloat ? value.value : value
 }
 
+/**
+ * Sets a mapping's own key. A document may hold any key, `__proto__` too: a plain assignment of that one would set
+ * the object's prototype instead, dropping the data (and, into an existing object, reaching Object.prototype).
+ */
+export function setKey (out: Mapping, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+  else out[key] = value
+}
+
+/** A mapping's own value of `key`: never one its prototype lends (`__proto__`, `constructor`). */
+export function ownValue (m: Mapping, key: string): unknown {
+  return Object.hasOwn(m, key) ? m[key] : undefined
+}
+
 export function isMapping (value: unknown): value is Mapping {
   return value !== null && typeof value === 'object' && !Array.isArray(value) &&
     !(value instanceof Date) && !(value instanceof Uint8Array) && !(value instanceof WholeFloat)
@@ -61,16 +75,16 @@ export function normalise (value: unknown): { value: unknown, special: boolean }
     if (Array.isArray(v)) return v.map(walk)
     if (v instanceof Map) {
       const out: Mapping = {}
-      for (const [k, item] of v) out[String(k)] = walk(item)
+      for (const [k, item] of v) setKey(out, String(k), walk(item))
       return out
     }
     if (v instanceof Set) {
       const out: Mapping = {}
-      for (const k of v) out[String(k)] = null
+      for (const k of v) setKey(out, String(k), null)
       return out
     }
     const out: Mapping = {}
-    for (const k of Object.keys(v)) out[k] = walk((v as Mapping)[k])
+    for (const k of Object.keys(v)) setKey(out, k, walk((v as Mapping)[k]))
     return out
   }
   const result = walk(value)
@@ -87,7 +101,7 @@ export function clone<T> (value: T): T {
   }
   if (value instanceof Date || value instanceof Uint8Array || value instanceof WholeFloat) return value
   const out: Mapping = {}
-  for (const k in value as Mapping) out[k] = clone((value as Mapping)[k])
+  for (const k in value as Mapping) setKey(out, k, clone((value as Mapping)[k]))
   return out as T
 }
 
@@ -103,7 +117,7 @@ function tagged (value: unknown): unknown {
   if (Array.isArray(value)) return value.map(tagged)
   if (isMapping(value)) {
     const out: Mapping = {}
-    for (const k of Object.keys(value)) out[k] = tagged(value[k])
+    for (const k of Object.keys(value)) setKey(out, k, tagged(value[k]))
     return out
   }
   return value
