@@ -42,6 +42,12 @@ export default [
     rules: restrict({ paths: HTTP.paths, patterns: [...HTTP.patterns, STAND_INS] })
   },
   {
+    // the bootstrap service's clients call out and share types with the domain through src/types.ts, src/errors.ts
+    // and src/ipv4.ts: the stairs go one way (routes → domain → clients), so no client imports the domain
+    files: ['packages/bootstrap/src/clients/**/*.ts'],
+    rules: restrict({ patterns: [STAND_INS, { regex: '(^|/)domain(/|$)', message: 'Clients import no domain module: share types through src/types.ts (errors: src/errors.ts).' }] })
+  },
+  {
     // the operator's console is plain ES modules run by browsers (packages/orchestrator/console)
     files: ['packages/orchestrator/console/**/*.js'],
     languageOptions: { globals: { location: 'readonly', sessionStorage: 'readonly', Node: 'readonly', AbortController: 'readonly' } }

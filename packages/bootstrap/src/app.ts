@@ -1,10 +1,10 @@
 // buildApp(deps): the bootstrap service's routes on common's service app; never listens.
 import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, openApiRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Metrics, Policy } from '@slipway/common'
-import type { DesignFetcher } from './clients/design.ts'
-import type { FileSources } from './clients/file-sources.ts'
-import type { PayloadEncryptor } from './clients/gpg.ts'
 import type { KubernetesClient } from './clients/kubernetes.ts'
+import type { JoinScripts } from './domain/join-scripts.ts'
+import type { DesignValidation } from './domain/design-validation.ts'
+import type { NodeLabels } from './domain/node-label-updates.ts'
 import { joinScriptRoutes } from './routes/join-scripts.ts'
 import { validateDesignRoutes } from './routes/validate-design.ts'
 import { nodeLabelRoutes } from './routes/node-labels.ts'
@@ -13,11 +13,11 @@ import { isDesignRef } from './schemas/join-scripts.ts'
 export interface AppDeps {
   authenticator: Authenticator
   policy: Policy
-  fetchDesign: DesignFetcher
-  fetchFiles: FileSources
-  /** gpg for designs that ask for encrypted join scripts; absent: they get 500 EncryptionException. */
-  encryptPayload?: PayloadEncryptor | undefined
-  kubernetes: KubernetesClient
+  joinScripts: JoinScripts
+  designValidation: DesignValidation
+  nodeLabels: NodeLabels
+  /** Closed when the app closes (its TLS agent). */
+  kubernetes: Pick<KubernetesClient, 'close'>
   bodyLimitBytes?: number
   /** Deepest nesting of a JSON body (JSON_MAX_DEPTH); deeper bodies are a 400 before they are parsed. */
   jsonMaxDepth?: number
@@ -54,14 +54,9 @@ export async function buildApp (deps: AppDeps) {
     await api.register(healthRoutes)
     await api.register(apiIndexRoutes, { service: 'bootstrap' })
     await api.register(openApiRoutes)
-    await api.register(joinScriptRoutes, {
-      fetchDesign: deps.fetchDesign,
-      fetchFiles: deps.fetchFiles,
-      kubernetes: deps.kubernetes,
-      encryptPayload: deps.encryptPayload
-    })
-    await api.register(validateDesignRoutes, { fetchDesign: deps.fetchDesign })
-    await api.register(nodeLabelRoutes, { kubernetes: deps.kubernetes })
+    await api.register(joinScriptRoutes, { joinScripts: deps.joinScripts })
+    await api.register(validateDesignRoutes, { designValidation: deps.designValidation })
+    await api.register(nodeLabelRoutes, { nodeLabels: deps.nodeLabels })
   }, { prefix: '/api/v1.0' })
   return app
 }

@@ -5,7 +5,7 @@ import { buildApp } from './app.ts'
 
 export { buildApp } from './app.ts'
 export { ConfigSchema, loadConfig, type Config } from './config.ts'
-export { createDeps } from './deps.ts'
+export { createDeps, type Deps, type DepsOverrides } from './deps.ts'
 
 /** Starts the service on its configured host and port (tests: PORT=0); url is the API root. */
 export async function startBootstrap (config: Config = loadConfig({ PORT: '0' })): Promise<{ url: string, close: () => Promise<void> }> {

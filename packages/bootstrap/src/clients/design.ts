@@ -1,19 +1,16 @@
 // Fetches a site design from its design_ref (spec/bootstrap.md §6.3): `deckhand+http(s)://` is the store's
-// rendered documents, read with the service's identity; plain http(s) is a YAML file rendered here. Either is
+// rendered documents, read with the service's identity; plain http(s) is a YAML file the domain renders. Either is
 // fetched only from a design host (DESIGN_HOSTS): a reference to any other host is refused before anything is sent.
+// The text is handed over as it came: reading it (within bounds) and rendering it are the domain's.
 import { createHttpClient, DownstreamError, type CallContext, type Metrics, type ServiceTokenSource } from '@slipway/common'
 import type { Dispatcher } from 'undici'
-import { DesignError, prepareLocalDesign, type DesignDocument } from '../domain/documents.ts'
-import type { DesignHosts } from '../domain/design-hosts.ts'
-import { parseDesignYaml, type DesignLimits } from '../domain/design-yaml.ts'
-
-export { DesignLimitError, DesignYamlError, parseDesignYaml } from '../domain/design-yaml.ts'
+import { DesignError } from '../errors.ts'
+import type { DesignHosts, FetchedDesign } from '../types.ts'
 
 export interface DesignFetcherOptions {
   timeoutMs: number
+  /** Largest design accepted, in bytes. */
   maxBytes: number
-  /** Most documents and YAML tokens read from one design (bounds on work beside the one on bytes). */
-  limits: DesignLimits
   serviceAuth: ServiceTokenSource
   /** The only hosts a reference may name; they alone receive the service's (or the caller's) token. */
   designHosts: DesignHosts
@@ -29,9 +26,9 @@ function designUrl (designRef: string, fromStore: boolean): URL {
   return new URL(href)
 }
 
-/** The documents behind `designRef`; fetch failures are DownstreamError('store'), design defects DesignError. */
+/** The design text behind `designRef`; fetch failures are DownstreamError('store'), a refused reference DesignError. */
 export function createDesignFetcher (options: DesignFetcherOptions) {
-  return async function fetchDesign (designRef: string, ctx: CallContext, callerToken?: string): Promise<DesignDocument[]> {
+  return async function fetchDesign (designRef: string, ctx: CallContext, callerToken?: string): Promise<FetchedDesign> {
     const fromStore = designRef.startsWith('deckhand+')
     const url = designUrl(designRef, fromStore)
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DesignError(`design_ref scheme ${url.protocol} is not supported`, 'InvalidFormatError')
@@ -56,9 +53,7 @@ export function createDesignFetcher (options: DesignFetcherOptions) {
     if (response.statusCode !== 200) {
       throw new DownstreamError('store', `${response.statusCode} Client Error: fetching the design from ${url.origin}${url.pathname} answered ${response.statusCode}`, { upstreamStatus: response.statusCode })
     }
-    const raw = await parseDesignYaml(response.text, options.limits)
-    if (fromStore) return raw as DesignDocument[]
-    return prepareLocalDesign(raw)
+    return { text: response.text, rendered: fromStore }
   }
 }
 

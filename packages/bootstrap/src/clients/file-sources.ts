@@ -4,9 +4,8 @@
 // holds more than its bound.
 import { request, type Dispatcher } from 'undici'
 import { DownstreamError, type CallContext } from '@slipway/common'
-import type { RemoteFiles } from '../domain/host-files.ts'
-import type { DesignHosts } from '../domain/design-hosts.ts'
-import { DesignError } from '../domain/documents.ts'
+import type { DesignHosts, RemoteFiles } from '../types.ts'
+import { DesignError } from '../errors.ts'
 
 export interface FileSourceOptions {
   timeoutMs: number

@@ -5,7 +5,7 @@ import { dirname, isAbsolute, resolve } from 'node:path'
 import { Agent, type Dispatcher } from 'undici'
 import { parse as parseYaml } from 'yaml'
 import { ApiError, createHttpClient, DownstreamError, NotFoundError, type Metrics } from '@slipway/common'
-import { isIpv4 } from '../domain/join-params.ts'
+import { isIpv4 } from '../ipv4.ts'
 
 /** Where Kubernetes mounts a pod's service account. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount'

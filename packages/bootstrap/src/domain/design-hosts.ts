@@ -2,6 +2,8 @@
 // service's own token — and a caller's, forwarded when the service has none — reaches no other host, and no caller
 // can make the service read an address of its choosing. By default the one host is the configured store's.
 
+import type { DesignHosts } from '../types.ts'
+
 /** One allowed host; without a port it stands for the default port of the reference's scheme (80, 443). */
 interface DesignHost { hostname: string, port: string | undefined }
 
@@ -33,11 +35,7 @@ function parseEntry (entry: string): DesignHost {
   return { hostname, port: port === undefined ? undefined : String(Number(port)) }
 }
 
-/** The design hosts of this service: whether a design URL names one of them. */
-export interface DesignHosts {
-  /** True when `url` (http or https) is on one of the design hosts, port included. */
-  allows: (url: URL) => boolean
-}
+export type { DesignHosts } from '../types.ts'
 
 /**
  * `list` is DESIGN_HOSTS: comma-separated host[:port]; empty means the host and port of `storeUrl` alone.

@@ -4,35 +4,15 @@
 // event loop a turn, so that health and other requests are answered while a big design is read.
 import { DEFAULT_MAX_ALIAS_COUNT, PYYAML_OPTIONS } from '@slipway/common'
 import { Composer, Lexer, LineCounter, Parser, type Document } from 'yaml'
-import { DesignError } from './documents.ts'
+import { DesignLimitError, DesignYamlError } from '../errors.ts'
+import type { DesignLimits } from '../types.ts'
 import { eventLoopTurns } from './turns.ts'
 
-/** How much of a design is read before it is refused. */
-export interface DesignLimits {
-  /** Most documents in one design, empty ones included. */
-  maxDocuments: number
-  /** Most YAML tokens (scalars, indicators, blanks, line breaks, comments) read from one design. */
-  maxTokens: number
-}
+export { DesignLimitError, DesignYamlError } from '../errors.ts'
+export type { DesignLimits } from '../types.ts'
 
 /** Reading goes on for at most this long before the event loop gets a turn. */
 const SLICE_MS = 10
-
-/** A fetched design that does not parse as YAML: a 400 for validatedesign, the store's 502 for join-scripts (§6.6). */
-export class DesignYamlError extends DesignError {
-  constructor (where: string) {
-    super(`The design is not valid YAML${where}`, 'InvalidFormatError')
-    this.name = 'DesignYamlError'
-  }
-}
-
-/** A design larger in documents or in reading work than this service reads: a 400, whatever the route. */
-export class DesignLimitError extends DesignError {
-  constructor (message: string) {
-    super(message, 'InvalidFormatError')
-    this.name = 'DesignLimitError'
-  }
-}
 
 const tooManyDocuments = (limit: number): DesignLimitError =>
   new DesignLimitError(`The design has more than ${limit} documents, the most this service reads (DESIGN_MAX_DOCUMENTS)`)

@@ -1,28 +1,11 @@
 // Site-design documents as the bootstrap service reads them: lookups by schema and name, and the
 // envelope checks of a design fetched over plain HTTP (spec/bootstrap.md §6.3).
 
-/** One document of a design (Deckhand's envelope: schema, metadata, data). */
-export interface DesignDocument {
-  schema: string
-  metadata: {
-    schema?: string
-    name: string
-    layeringDefinition?: { abstract?: boolean, layer?: string }
-    storagePolicy?: string
-    [key: string]: unknown
-  }
-  data: unknown
-}
+import { DesignError } from '../errors.ts'
+import type { DesignDocument } from '../types.ts'
 
-/** A design that lacks what a node needs, or breaks a rule; answered as 400. */
-export class DesignError extends Error {
-  readonly errorType: string
-  constructor (message: string, errorType = 'ValidationException') {
-    super(message)
-    this.name = 'DesignError'
-    this.errorType = errorType
-  }
-}
+export { DesignError } from '../errors.ts'
+export type { DesignDocument } from '../types.ts'
 
 /** A design indexed by schema and name. */
 export function indexDesign (documents: DesignDocument[]) {

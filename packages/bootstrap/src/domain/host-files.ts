@@ -3,9 +3,9 @@
 import { DesignError, dataAt, type DesignDocument } from './documents.ts'
 import { record, where } from './design-values.ts'
 import { tarMember, type TarEntry } from './tar.ts'
+import type { RemoteFiles } from '../types.ts'
 
-/** Bytes fetched from HostSystem `url` and `tar_url` sources, by URL (the route fetches them first). */
-export type RemoteFiles = Map<string, Buffer>
+export type { RemoteFiles } from '../types.ts'
 
 const SOURCE_KEYS = ['content', 'symlink', 'url', 'tar_url'] as const
 

@@ -1,6 +1,7 @@
 // Parameters of GET /join-scripts (spec/bootstrap.md §6.1) as the script needs them, and the label syntax rule.
+import { BadRequestError } from '@slipway/common'
 import { labelKeyProblem, labelValueProblem } from './node-labels.ts'
-import { IPV4_PATTERN, type JoinQuery } from '../schemas/join-scripts.ts'
+import type { JoinQuery } from '../schemas/join-scripts.ts'
 
 export interface JoinParams {
   designRef: string
@@ -13,21 +14,26 @@ export interface JoinParams {
   leaveKubectl: boolean
 }
 
-/** A parameter problem: `missing` (HTTPMissingParam), `invalid` (HTTPInvalidParam) or `format`. */
-export class ParamError extends Error {
+const PARAM_ERROR_TYPE = { missing: 'HTTPMissingParam', invalid: 'HTTPInvalidParam', format: 'InvalidFormatError' } as const
+// a malformed node parameter is Promenade's ValidationException; any other malformed parameter its InvalidFormatError
+const NODE_FORMAT_PARAMS = new Set(['hostname', 'ip', 'external_ip'])
+
+/**
+ * A parameter problem, a 400 naming the parameter in its one list entry: `missing` (HTTPMissingParam), `invalid`
+ * (HTTPInvalidParam) or `format`.
+ */
+export class ParamError extends BadRequestError {
   readonly kind: 'missing' | 'invalid' | 'format'
   readonly param: string
   constructor (kind: 'missing' | 'invalid' | 'format', param: string, message: string) {
-    super(message)
-    this.name = 'ParamError'
+    super(message, kind === 'missing' ? 'Missing parameter' : 'Invalid parameter', {
+      errorType: kind === 'format' && NODE_FORMAT_PARAMS.has(param) ? 'ValidationException' : PARAM_ERROR_TYPE[kind],
+      errorList: [{ message, parameter: param }]
+    })
     this.kind = kind
     this.param = param
   }
 }
-
-const IPV4 = new RegExp(IPV4_PATTERN)
-/** A dotted IPv4 address, each octet 0–255 without leading zeros. */
-export const isIpv4 = (value: string): boolean => IPV4.test(value)
 
 /** Validates one `key=value` label; the value may be empty (`key=`). */
 export function checkLabel (param: string, label: string): void {

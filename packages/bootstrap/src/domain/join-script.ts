@@ -2,9 +2,11 @@
 // tar.gz, and a bash script from our own templates (templates/*.sh.tpl). Every value that reaches shell text is quoted, and every value
 // passed to a command is checked against the syntax of what it names (design-values.ts).
 import { stringify as stringifyYaml } from 'yaml'
+import { ApiError } from '@slipway/common'
 import { DesignError, dataAt, indexDesign, requireDataAt, type DesignDocument, type DesignIndex } from './documents.ts'
 import { debianPackage, DNS_NAME, dnsNames, imageRef, isObject, lines, port, record, systemdUnit, where, word, words } from './design-values.ts'
-import { hostSystemFiles, type RemoteFiles } from './host-files.ts'
+import { hostSystemFiles } from './host-files.ts'
+import type { RemoteFiles } from '../types.ts'
 import type { JoinParams } from './join-params.ts'
 import { ArchiveError, tarGz, type TarEntry } from './tar.ts'
 import { DEBUG_REPORT, haproxyWrapper, helmWrapper, TEARDOWN } from './node-scripts.ts'
@@ -12,10 +14,9 @@ import { shellQuote } from './shell.ts'
 import { fill, fillEach, templateLines } from '../templates/index.ts'
 
 /** Encryption was asked for by the design but cannot be done here (500, spec §6.10). */
-export class EncryptionError extends Error {
-  constructor (message: string) {
-    super(message)
-    this.name = 'EncryptionError'
+export class EncryptionError extends ApiError {
+  constructor (reason: string) {
+    super(500, 'Payload encryption error', reason, { errorType: 'EncryptionException' })
   }
 }
 

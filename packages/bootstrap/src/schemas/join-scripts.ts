@@ -2,14 +2,14 @@
 // the Promenade wording of a missing or malformed one (errorType, reason, one list entry naming the parameter).
 import { Type, type Static } from 'typebox'
 import { oneOfPattern, type Wording } from '@slipway/common'
+import { IPV4_PATTERN } from '../ipv4.ts'
+
+export { IPV4_PATTERN } from '../ipv4.ts'
 
 const missing: Wording = { message: 'The "{name}" parameter is required.', reason: 'Missing parameter', errorType: 'HTTPMissingParam', listParameter: true }
 const malformed = (errorType: string, message: string): Wording => ({ message, reason: 'Invalid parameter', errorType, listParameter: true })
 
 export const HOSTNAME_PATTERN = '^[a-z][a-z0-9-]+$'
-const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])'
-/** A dotted IPv4 address, each octet 0–255 without leading zeros. */
-export const IPV4_PATTERN = `^${OCTET}(\\.${OCTET}){3}$`
 const DNS_NAME_PATTERN = '^(?=.{1,253}$)[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?)*$'
 
 /** `design_ref`: a deckhand+http(s):// or http(s):// URL that parses (the service app's `design-ref` format). */

@@ -6,16 +6,15 @@ import Fastify from 'fastify'
 import { onTestFinished } from 'vitest'
 import { createPolicy, parseYamlDocuments, staticServiceToken } from '@slipway/common'
 import { testAuthenticator } from '@slipway/common/testing'
-import { buildApp } from '../../src/app.ts'
-import { createDesignFetcher, type DesignFetcher } from '../../src/clients/design.ts'
-import type { DesignLimits } from '../../src/domain/design-yaml.ts'
-import { createFileSources, type FileSources } from '../../src/clients/file-sources.ts'
-import type { PayloadEncryptor } from '../../src/clients/gpg.ts'
-import { prepareLocalDesign } from '../../src/domain/documents.ts'
 import { stringify as stringifyYaml } from 'yaml'
-import { createKubernetesClient, KubernetesConfigError, type KubernetesClient } from '../../src/clients/kubernetes.ts'
+import { buildApp, createDeps, loadConfig } from '../../src/index.ts'
+import type { DesignFetcher } from '../../src/clients/design.ts'
+import type { FileSources } from '../../src/clients/file-sources.ts'
+import type { PayloadEncryptor } from '../../src/clients/gpg.ts'
+import type { KubernetesClient } from '../../src/clients/kubernetes.ts'
+import { prepareLocalDesign } from '../../src/domain/documents.ts'
 import { POLICY_DEFAULTS } from '../../src/policy.ts'
-import { createDesignHosts } from '../../src/domain/design-hosts.ts'
+import type { DesignLimits } from '../../src/types.ts'
 
 /** The service token the test app reads the store with. */
 export const SERVICE_TOKEN = 'svc-token'
@@ -119,8 +118,8 @@ export const UNREACHABLE_STORE = 'http://127.0.0.1:1'
 export const hostOf = (url: string): string => new URL(url).host
 
 /**
- * The bootstrap app with test tokens; Kubernetes at `kubeUrl` (undefined: no configuration); designs fetched only
- * from `designHosts` (URLs or host:port; default: the unreachable store).
+ * The bootstrap app built by createDeps as the server builds it, with test tokens; Kubernetes at `kubeUrl` (undefined:
+ * no configuration); designs fetched only from `designHosts` (URLs or host:port; default: the unreachable store).
  */
 export async function buildTestApp (options: {
   kubeUrl?: string
@@ -139,37 +138,38 @@ export async function buildTestApp (options: {
   fetchFiles?: FileSources
 } = {}) {
   const hostList = (hosts: string[]): string => hosts.map((h) => h.includes('://') ? hostOf(h) : h).join(',')
-  const designHosts = createDesignHosts(hostList(options.designHosts ?? [UNREACHABLE_STORE]), UNREACHABLE_STORE)
-  const fileHosts = options.fileHosts === undefined ? designHosts : createDesignHosts(hostList(options.fileHosts), UNREACHABLE_STORE)
-  const app = await buildApp({
+  const limits = options.designLimits ?? DEFAULT_DESIGN_LIMITS
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    METRICS_ENABLED: 'false',
+    STORE_URL: UNREACHABLE_STORE,
+    DESIGN_HOSTS: hostList(options.designHosts ?? [UNREACHABLE_STORE]),
+    DESIGN_TIMEOUT_MS: String(options.designTimeoutMs ?? CALL_TIMEOUT_MS),
+    DESIGN_MAX_BYTES: String(4 * 1024 * 1024),
+    DESIGN_MAX_DOCUMENTS: String(limits.maxDocuments),
+    DESIGN_MAX_TOKENS: String(limits.maxTokens),
+    FILE_HOSTS: options.fileHosts === undefined ? '' : hostList(options.fileHosts),
+    FILE_TIMEOUT_MS: String(CALL_TIMEOUT_MS),
+    FILE_FETCH_ATTEMPTS: '3',
+    FILE_RETRY_DELAY_MS: '10',
+    FILE_MAX_BYTES: String(1024 * 1024),
+    FILE_CACHE_TTL_MS: '60000',
+    FILE_CACHE_MAX_BYTES: String(16 * 1024 * 1024),
+    // without a URL no configuration at all: the client answers 502 as the service does
+    KUBE_API_URL: options.kubeUrl ?? '',
+    KUBE_TOKEN: 'kube-token',
+    KUBE_TIMEOUT_MS: String(options.kubeTimeoutMs ?? CALL_TIMEOUT_MS)
+  })
+  const deps = createDeps(config, {
     authenticator: testAuthenticator(),
     policy: createPolicy(POLICY_DEFAULTS),
+    serviceToken: staticServiceToken(options.serviceToken ?? SERVICE_TOKEN),
     encryptPayload: options.encryptPayload,
-    logger: false,
-    fetchDesign: options.fetchDesign ?? createDesignFetcher({
-      timeoutMs: options.designTimeoutMs ?? CALL_TIMEOUT_MS,
-      maxBytes: 4 * 1024 * 1024,
-      limits: options.designLimits ?? DEFAULT_DESIGN_LIMITS,
-      serviceAuth: staticServiceToken(options.serviceToken ?? SERVICE_TOKEN),
-      designHosts
-    }),
-    fetchFiles: options.fetchFiles ?? createFileSources({
-      timeoutMs: CALL_TIMEOUT_MS,
-      attempts: 3,
-      retryDelayMs: 10,
-      maxBytes: 1024 * 1024,
-      cacheTtlMs: 60_000,
-      cacheMaxBytes: 16 * 1024 * 1024,
-      hosts: fileHosts
-    }),
-    kubernetes: options.kubernetes ?? createKubernetesClient({
-      timeoutMs: options.kubeTimeoutMs ?? CALL_TIMEOUT_MS,
-      connect: () => {
-        if (options.kubeUrl === undefined) throw new KubernetesConfigError('No Kubernetes configuration: set KUBE_API_URL, KUBECONFIG, or run in a cluster')
-        return { server: options.kubeUrl, token: () => 'kube-token' }
-      }
-    })
+    fetchDesign: options.fetchDesign,
+    fetchFiles: options.fetchFiles,
+    kubernetes: options.kubernetes
   })
+  const app = await buildApp({ ...deps, logger: false })
   onTestFinished(async () => { await app.close() })
   return app
 }

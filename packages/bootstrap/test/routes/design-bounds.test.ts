@@ -6,7 +6,7 @@ import { staticServiceToken } from '@slipway/common'
 import { AUTH } from '@slipway/common/testing'
 import { createDesignFetcher } from '../../src/clients/design.ts'
 import { createDesignHosts } from '../../src/domain/design-hosts.ts'
-import type { DesignLimits } from '../../src/domain/design-yaml.ts'
+import type { DesignLimits } from '../../src/types.ts'
 import { prepareLocalDesign } from '../../src/domain/documents.ts'
 import { buildTestApp, clusterNodes, DEFAULT_DESIGN_LIMITS, exampleDesign, hostOf, joinUrl, SERVICE_TOKEN, startDesignServer, startKube, UNREACHABLE_STORE } from '../helpers/servers.ts'
 
@@ -24,13 +24,12 @@ async function setup (design: string, limits: DesignLimits = DEFAULT_DESIGN_LIMI
   const fetchDesign = createDesignFetcher({
     timeoutMs: 60_000,
     maxBytes: 64 * 1024 * 1024,
-    limits,
     serviceAuth: staticServiceToken(SERVICE_TOKEN),
     designHosts: createDesignHosts(hostOf(store.url), UNREACHABLE_STORE),
     // counted once the answer is read in full, just before the design is parsed
     metrics: { outbound: () => { events.push('design received') } }
   })
-  const app = await buildTestApp({ kubeUrl: kube.url, fetchDesign })
+  const app = await buildTestApp({ kubeUrl: kube.url, fetchDesign, designLimits: limits })
   return { app, href: `${store.url}/site.yaml`, fetchDesign }
 }
 

@@ -1,0 +1,53 @@
+// The join-scripts use case (spec/bootstrap.md §6): the parameters checked, the join IPs found, the design fetched
+// and its HostSystem files with it, the script made. Every failure is one of @slipway/common's errors, worded as
+// Promenade's status table words it.
+import { DownstreamError, type RequestContext } from '@slipway/common'
+import type { FileSources } from '../clients/file-sources.ts'
+import type { PayloadEncryptor } from '../clients/gpg.ts'
+import type { KubernetesClient } from '../clients/kubernetes.ts'
+import { DesignYamlError } from '../errors.ts'
+import type { JoinQuery } from '../schemas/join-scripts.ts'
+import type { Log } from '../types.ts'
+import type { DesignSource } from './design-source.ts'
+import { remoteFileUrls } from './host-files.ts'
+import { joinParamsOf } from './join-params.ts'
+import { buildJoinScript } from './join-script.ts'
+
+export interface JoinScriptsDeps {
+  kubernetes: Pick<KubernetesClient, 'apiServerIps'>
+  design: DesignSource
+  fetchFiles: FileSources
+  /** gpg for designs that ask for encrypted join scripts; absent: they get 500 EncryptionException. */
+  encryptPayload?: PayloadEncryptor | undefined
+}
+
+/** The store's failures as this route answers them: always 502 naming the store, a design that is not YAML too. */
+function storeFailure (error: unknown): unknown {
+  if (error instanceof DesignYamlError) return new DownstreamError('store', error.message, { statusCode: 502 })
+  if (error instanceof DownstreamError && error.component === 'store') {
+    return new DownstreamError('store', error.reason, { statusCode: 502, upstreamStatus: error.upstreamStatus })
+  }
+  return error
+}
+
+export function createJoinScripts (deps: JoinScriptsDeps) {
+  return {
+    /** The join script for the node the query names (text/x-shellscript). */
+    async script (query: JoinQuery, ctx: RequestContext, log: Log): Promise<string> {
+      const params = joinParamsOf(query)
+      // the join IPs before the design, so that a Kubernetes failure wins over the store's
+      const joinIps = await deps.kubernetes.apiServerIps()
+      try {
+        const documents = await deps.design.read(params.designRef, ctx, ctx.token)
+        const remote = await deps.fetchFiles(remoteFileUrls(documents), ctx)
+        const script = await buildJoinScript(documents, params, joinIps, { remote, encrypt: deps.encryptPayload })
+        log.info({ hostname: params.hostname, bytes: script.length }, 'join script generated')
+        return script
+      } catch (error) {
+        throw storeFailure(error)
+      }
+    }
+  }
+}
+
+export type JoinScripts = ReturnType<typeof createJoinScripts>

@@ -1,0 +1,46 @@
+// The types the clients and the domain both speak of: a design's documents, the bounds on reading one, the hosts a
+// design or file may come from, the files fetched for a design, and where a use case writes what it did. This module
+// imports nothing, so that clients can share these types without reaching into the domain.
+
+/** One document of a design (Deckhand's envelope: schema, metadata, data). */
+export interface DesignDocument {
+  schema: string
+  metadata: {
+    schema?: string
+    name: string
+    layeringDefinition?: { abstract?: boolean, layer?: string }
+    storagePolicy?: string
+    [key: string]: unknown
+  }
+  data: unknown
+}
+
+/** How much of a design is read before it is refused. */
+export interface DesignLimits {
+  /** Most documents in one design, empty ones included. */
+  maxDocuments: number
+  /** Most YAML tokens (scalars, indicators, blanks, line breaks, comments) read from one design. */
+  maxTokens: number
+}
+
+/** The design hosts of this service (or its file hosts): whether a URL names one of them. */
+export interface DesignHosts {
+  /** True when `url` (http or https) is on one of the hosts, port included. */
+  allows: (url: URL) => boolean
+}
+
+/** Bytes fetched from HostSystem `url` and `tar_url` sources, by URL (fetched before the payload is made). */
+export type RemoteFiles = Map<string, Buffer>
+
+/** A design as fetched, before it is read: its YAML text, and whether the store rendered it already. */
+export interface FetchedDesign {
+  text: string
+  /** True for a deckhand+ reference: the store's rendered documents, layered and substituted there. */
+  rendered: boolean
+}
+
+/** Where a use case writes what it did or what went wrong (the request's logger). */
+export interface Log {
+  info: (details: Record<string, unknown>, message: string) => void
+  error: (details: Record<string, unknown>, message: string) => void
+}
