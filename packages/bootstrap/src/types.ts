@@ -1,6 +1,7 @@
 // The types the clients and the domain both speak of: a design's documents, the bounds on reading one, the hosts a
-// design or file may come from, the files fetched for a design, and where a use case writes what it did. This module
-// imports nothing, so that clients can share these types without reaching into the domain.
+// design or file may come from, a design and the files fetched for it, what a use case knows of its request and where
+// it writes what it did. This module imports nothing, so that clients can share these types without reaching into
+// the domain.
 
 /** One document of a design (Deckhand's envelope: schema, metadata, data). */
 export interface DesignDocument {
@@ -37,6 +38,16 @@ export interface FetchedDesign {
   text: string
   /** True for a deckhand+ reference: the store's rendered documents, layered and substituted there. */
   rendered: boolean
+}
+
+/** What a use case knows of the request it serves: what goes on with the calls it makes, and the caller's token. */
+export interface CallerContext {
+  /** Forwarded as `X-Context-Marker`. */
+  contextMarker?: string | undefined
+  /** Forwarded as `X-End-User`. */
+  user?: string | null | undefined
+  /** The caller's own token: the store is read with it when the service has none of its own. */
+  token?: string | undefined
 }
 
 /** Where a use case writes what it did or what went wrong (the request's logger). */

@@ -1,9 +1,9 @@
 // The design-validation use case (spec/bootstrap.md §7): every outcome after the policy check is a validation
 // Status body, 200 when the design validates and 400 otherwise (Shipyard reads any status up to 400), even a
 // failed fetch or an unexpected failure of our own, each one validation message.
-import { DownstreamError, validationStatusBody, type RequestContext, type ValidationMessage, type ValidationStatusBody } from '@slipway/common'
+import { DownstreamError, validationStatusBody, type ValidationMessage, type ValidationStatusBody } from '@slipway/common'
 import { DesignError } from '../errors.ts'
-import type { Log } from '../types.ts'
+import type { CallerContext, Log } from '../types.ts'
 import type { DesignSource } from './design-source.ts'
 import { validateDesign } from './validate-design.ts'
 
@@ -16,7 +16,7 @@ function failure (message: string, name: string, diagnostic: string | null = nul
 
 export function createDesignValidation (deps: { design: DesignSource }) {
   /** The validation messages of the design at `href`; a design that cannot be had is one message saying why. */
-  async function messagesOf (href: string, ctx: RequestContext, log: Log): Promise<ValidationMessage[]> {
+  async function messagesOf (href: string, ctx: CallerContext, log: Log): Promise<ValidationMessage[]> {
     try {
       return await validateDesign(await deps.design.read(href, ctx, ctx.token))
     } catch (error) {
@@ -28,7 +28,7 @@ export function createDesignValidation (deps: { design: DesignSource }) {
   }
   return {
     /** The status code and validation Status body for the design at `href`. */
-    async validate (href: string, ctx: RequestContext, log: Log): Promise<{ statusCode: 200 | 400, body: ValidationStatusBody }> {
+    async validate (href: string, ctx: CallerContext, log: Log): Promise<{ statusCode: 200 | 400, body: ValidationStatusBody }> {
       const messages = await messagesOf(href, ctx, log)
       const failed = messages.some((m) => m.error)
       const body = validationStatusBody(messages, { message: failed ? VALIDATION_FAILED : 'Promenade validations succeeded' })

@@ -1,13 +1,13 @@
 // The join-scripts use case (spec/bootstrap.md §6): the parameters checked, the join IPs found, the design fetched
 // and its HostSystem files with it, the script made. Every failure is one of @slipway/common's errors, worded as
 // Promenade's status table words it.
-import { DownstreamError, type RequestContext } from '@slipway/common'
+import { DownstreamError } from '@slipway/common'
 import type { FileSources } from '../clients/file-sources.ts'
 import type { PayloadEncryptor } from '../clients/gpg.ts'
 import type { KubernetesClient } from '../clients/kubernetes.ts'
 import { DesignYamlError } from '../errors.ts'
 import type { JoinQuery } from '../schemas/join-scripts.ts'
-import type { Log } from '../types.ts'
+import type { CallerContext, Log } from '../types.ts'
 import type { DesignSource } from './design-source.ts'
 import { remoteFileUrls } from './host-files.ts'
 import { joinParamsOf } from './join-params.ts'
@@ -33,7 +33,7 @@ function storeFailure (error: unknown): unknown {
 export function createJoinScripts (deps: JoinScriptsDeps) {
   return {
     /** The join script for the node the query names (text/x-shellscript). */
-    async script (query: JoinQuery, ctx: RequestContext, log: Log): Promise<string> {
+    async script (query: JoinQuery, ctx: CallerContext, log: Log): Promise<string> {
       const params = joinParamsOf(query)
       // the join IPs before the design, so that a Kubernetes failure wins over the store's
       const joinIps = await deps.kubernetes.apiServerIps()
