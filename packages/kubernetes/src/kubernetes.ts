@@ -1,0 +1,182 @@
+// Starts a real Kubernetes API server for Slipway's tests: etcd and kube-apiserver (built by bin/build.sh) on
+// 127.0.0.1 and free ports, in a temporary folder of their own holding a generated CA, serving certificate,
+// service-account key pair and a static token file of three identities. Authorization is RBAC alone: the bootstrap
+// identity is bound to a role that may only get and patch nodes. Nodes are plain objects created by the admin (no
+// kubelet runs). close() stops both process groups by PID and removes the folder.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve as resolvePath } from 'node:path'
+import { createKubeApi, type KubeApi } from './api.ts'
+import { newIdentities, writeKubeconfig, writePki, writeTokenFile, BOOTSTRAP_USER, type Identities } from './pki.ts'
+import { startProcess, stopProcess, waitForLine, type Started } from './processes.ts'
+import { grantBootstrap, waitGranted, waitReady } from './ready.ts'
+
+export const PACKAGE_ROOT = resolvePath(import.meta.dirname, '..')
+
+/** This machine cannot build the real API server (no Go, no module proxy): the reason, for a visible skip. */
+export class KubernetesUnavailableError extends Error { override name = 'KubernetesUnavailableError' }
+
+export interface Built { bin: string, versions: string[] }
+
+/** Runs bin/build.sh (seconds when already built) and answers the folder of the binaries and what was said. */
+export async function buildKubernetes (output: (line: string) => void = () => {}): Promise<Built> {
+  const script = join(PACKAGE_ROOT, 'bin', 'build.sh')
+  return await new Promise((resolve, reject) => {
+    const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    const said: string[] = []
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
+    child.stderr.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') { said.push(line); output(line) }
+    })
+    child.once('error', reject)
+    child.once('exit', (code) => {
+      if (code === 0) resolve({ bin: stdout.trim().split('\n').at(-1) ?? '', versions: said })
+      else if (code === 3) reject(new KubernetesUnavailableError(said.at(-1) ?? 'kubernetes build: skipped'))
+      else reject(new Error(`kubernetes build failed (exit ${code}): ${said.slice(-5).join(' | ')}`))
+    })
+  })
+}
+
+/** A port free now: the API server takes a port number and cannot report one it picked itself. */
+export async function freePort (): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => { resolve(typeof address === 'object' && address !== null ? address.port : 0) })
+    })
+  })
+}
+
+export interface NodeSpec {
+  name: string
+  labels?: Record<string, string>
+  /** status.addresses InternalIP (the join scripts read it), then Hostname. */
+  internalIp?: string
+  /** status.addresses as given (instead of internalIp). */
+  addresses?: Array<{ type: string, address: string }>
+}
+
+export interface KubernetesOptions {
+  output?: (process: 'build' | 'etcd' | 'kube-apiserver', line: string) => void
+  /** Bound on etcd and the API server becoming ready, once built (default 120 s). */
+  startTimeoutMs?: number
+}
+
+export interface Kubernetes {
+  /** https://127.0.0.1:<port> */
+  server: string
+  /** PEM of the CA that signed the serving certificate. */
+  ca: string
+  caFile: string
+  identities: Identities
+  /** The admin's client (TLS trusting the CA). */
+  api: KubeApi
+  /** Milliseconds from etcd spawned to the API server ready with the bootstrap role in force. */
+  startMs: number
+  pids: () => { etcd?: number | undefined, apiserver?: number | undefined }
+  /**
+   * Writes a kubeconfig for one of the identities (CA by relative path) into the server's folder and answers its
+   * path; `token` puts another token in its place (one the server does not know, say).
+   */
+  kubeconfig: (who: keyof Identities, options?: { file?: string, token?: string }) => string
+  createNode: (node: NodeSpec) => Promise<void>
+  deleteNode: (name: string) => Promise<void>
+  close: () => Promise<void>
+}
+
+export async function startKubernetes (options: KubernetesOptions = {}): Promise<Kubernetes> {
+  const output = options.output ?? (() => {})
+  const { bin } = await buildKubernetes((line) => { output('build', line) })
+  const timeoutMs = options.startTimeoutMs ?? 120_000
+  const dir = mkdtempSync(join(tmpdir(), 'slipway-kube-'))
+  const started: Started[] = []
+  let api: KubeApi | undefined
+  async function close (): Promise<void> {
+    await api?.close()
+    // the API server first: etcd going away under it only makes it complain
+    for (const process of [...started].reverse()) await stopProcess(process)
+    started.length = 0
+    rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    const begun = Date.now()
+    const pki = await writePki(dir)
+    const identities = newIdentities()
+    writeTokenFile(join(dir, 'tokens.csv'), identities)
+
+    const etcd = startProcess('etcd', join(bin, 'etcd'), ['--data-dir', join(dir, 'etcd'), '--client-port', '0', '--peer-port', '0'],
+      (line) => { output('etcd', line) })
+    started.push(etcd)
+    const etcdUrl = (await waitForLine(etcd, /^etcd: serving (http:\/\/\S+)$/, timeoutMs))[1] ?? ''
+
+    const port = await freePort()
+    const apiserver = startProcess('kube-apiserver', join(bin, 'kube-apiserver'), [
+      `--etcd-servers=${etcdUrl}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      // no Service endpoints for the API server itself: there are no pods to reach it, and a loopback address
+      // would be refused for them
+      '--endpoint-reconciler-type=none',
+      `--secure-port=${port}`,
+      `--cert-dir=${join(dir, 'certs')}`,
+      `--tls-cert-file=${pki.serverCert}`,
+      `--tls-private-key-file=${pki.serverKey}`,
+      `--token-auth-file=${join(dir, 'tokens.csv')}`,
+      '--authorization-mode=RBAC',
+      `--service-account-key-file=${pki.serviceAccountPub}`,
+      `--service-account-signing-key-file=${pki.serviceAccountKey}`,
+      '--service-account-issuer=https://kubernetes.default.svc',
+      '--service-cluster-ip-range=10.96.0.0/24',
+      '--profiling=false',
+      '--v=0'
+    ], (line) => { output('kube-apiserver', line) })
+    started.push(apiserver)
+    const server = `https://127.0.0.1:${port}`
+    const ca = readFileSync(pki.caCert, 'utf8')
+    api = createKubeApi(server, ca)
+    const deadline = begun + timeoutMs
+    await waitReady(api, identities.admin.token, apiserver, deadline)
+    await grantBootstrap(api, identities.admin.token, BOOTSTRAP_USER)
+    await waitGranted(api, identities, deadline)
+    const startMs = Date.now() - begun
+    const adminApi = api
+
+    return {
+      server,
+      ca,
+      caFile: pki.caCert,
+      identities,
+      api: adminApi,
+      startMs,
+      pids: () => ({ etcd: etcd.child.pid, apiserver: apiserver.child.pid }),
+      kubeconfig (who, { file = `kubeconfig-${who}.yaml`, token = identities[who].token } = {}) {
+        const path = join(dir, file)
+        writeKubeconfig(path, { server, caFile: 'ca.crt', token, user: identities[who].user })
+        return path
+      },
+      async createNode (node) {
+        const body = {
+          apiVersion: 'v1',
+          kind: 'Node',
+          metadata: { name: node.name, labels: node.labels ?? {} },
+          status: { addresses: node.addresses ?? (node.internalIp === undefined ? [] : [{ type: 'InternalIP', address: node.internalIp }, { type: 'Hostname', address: node.name }]) }
+        }
+        const answer = await adminApi.call('POST', '/api/v1/nodes', { token: identities.admin.token, body })
+        if (answer.status !== 201) throw new Error(`creating node ${node.name} answered ${answer.status}: ${answer.text}`)
+      },
+      async deleteNode (name) {
+        const answer = await adminApi.call('DELETE', `/api/v1/nodes/${name}`, { token: identities.admin.token })
+        if (answer.status !== 200 && answer.status !== 404) throw new Error(`deleting node ${name} answered ${answer.status}: ${answer.text}`)
+      },
+      close
+    }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
