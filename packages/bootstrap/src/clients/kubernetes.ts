@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { Agent, type Dispatcher } from 'undici'
 import { parse as parseYaml } from 'yaml'
-import { ApiError, createHttpClient, DownstreamError, NotFoundError, type Metrics } from '@slipway/common'
+import { ApiError, BadRequestError, createHttpClient, DownstreamError, NotFoundError, type Metrics } from '@slipway/common'
 import { isIpv4 } from '../ipv4.ts'
 
 /** Where Kubernetes mounts a pod's service account. */
@@ -28,6 +28,22 @@ export class KubernetesApiError extends ApiError {
 /** The cluster has no node of that name (404, spec §8.4). */
 export class NodeNotFoundError extends NotFoundError {
   constructor (name: string) { super('Node not found', `Node ${name} was not found in the cluster`, { errorType: 'NodeNotFoundException' }) }
+}
+
+/** The cluster refused a label patch as invalid (its 422): 400 InvalidFormatError with the cluster's reason. */
+export class LabelsRefusedError extends BadRequestError {
+  constructor (name: string, reason: string) {
+    super('Invalid Input Error', `the cluster refused the labels of node ${name}: ${reason}`, { errorType: 'InvalidFormatError' })
+  }
+}
+
+/** The message of a Kubernetes Status body, else the start of the text. */
+function statusMessage (text: string): string {
+  try {
+    const status = JSON.parse(text) as { message?: unknown }
+    if (typeof status.message === 'string' && status.message !== '') return status.message
+  } catch { /* not JSON: the text itself */ }
+  return text.slice(0, 300)
 }
 
 export interface KubernetesConnection {
@@ -178,7 +194,10 @@ export function createKubernetesClient (options: { connect: () => KubernetesConn
         body: JSON.stringify({ metadata: { labels: patch } }),
         headers: { 'content-type': 'application/strategic-merge-patch+json' }
       })
-      // spec §8.4: any failed PATCH, a 404 included (the node went away after the GET), is a 503
+      // the cluster refused the labels themselves (422 Invalid: its own label rules, or an admission policy of the
+      // site's): the caller's input is at fault, so a 400 carrying the cluster's reason, not a 503 inviting a retry
+      if (response.statusCode === 422) throw new LabelsRefusedError(name, statusMessage(response.text))
+      // spec §8.4: any other failed PATCH, a 404 included (the node went away after the GET), is a 503
       if (response.statusCode !== 200) throw new KubernetesApiError(`PATCH node ${name} answered ${response.statusCode}: ${response.text.slice(0, 300)}`)
     },
     /** InternalIP addresses of the nodes labelled kubernetes-apiserver=enabled (spec §6.2 step 2). */

@@ -70,6 +70,16 @@ describe('PUT /api/v1.0/node-labels/{node_name}', () => {
     expect(kube.patches).toHaveLength(1)
   })
 
+  it('answers 400 InvalidFormatError carrying the cluster\'s reason when the PATCH answers 422 Invalid', async () => {
+    const kube = await startKube(clusterNodes(), { patchStatus: 422 })
+    const app = await buildTestApp({ kubeUrl: kube.url })
+    const res = await app.inject({ method: 'PUT', url: '/api/v1.0/node-labels/n1', headers: JSON_HEADERS, payload: { a: '1', c: '3' } })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ message: 'Invalid Input Error', code: '400 Bad Request', details: { errorType: 'InvalidFormatError' } })
+    expect(res.json().reason).toBe('the cluster refused the labels of node n1: {"kind":"Status","status":"Failure","code":422}')
+    expect(kube.patches).toHaveLength(1)
+  })
+
   it('answers 404 for a node the cluster does not have, and for a missing node name', async () => {
     const kube = await startKube(clusterNodes())
     const app = await buildTestApp({ kubeUrl: kube.url })
