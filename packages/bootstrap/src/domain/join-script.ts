@@ -138,7 +138,7 @@ export async function payloadFiles (
 
   const proxyUrl = proxyUrlOf(network)
   const noProxy = noProxyOf(network, proxyUrl, clusterDomain)
-  const proxyConf = `[Service]\nEnvironment="HTTP_PROXY=${systemdValue(proxyUrl)}"\nEnvironment="HTTPS_PROXY=${systemdValue(proxyUrl)}"\nEnvironment="NO_PROXY=${systemdValue(noProxy)}"\n`
+  const proxyConf = fill('http-proxy.conf', { http_proxy: systemdValue(proxyUrl), https_proxy: systemdValue(proxyUrl), no_proxy: systemdValue(noProxy) })
 
   const entries = dataAt(network, 'hosts_entries')
   const hostsEntries = (Array.isArray(entries) ? entries : []).map((entry, i) => {
@@ -168,36 +168,41 @@ export async function payloadFiles (
       tlsCertFile: '/etc/kubernetes/pki/kubelet.pem',
       tlsPrivateKeyFile: '/etc/kubernetes/pki/kubelet-key.pem'
     }, record(dataAt(kubelet, 'config_file_overrides'))))
-  const kubeletUnit = [
-    '[Unit]', 'Description=Kubernetes worker process', 'Requires=network-online.target', 'After=network-online.target containerd.service', '',
-    '[Service]',
-    kubeadm
-      ? 'Environment="KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf"'
-      : 'Environment="KUBELET_KUBECONFIG_ARGS=--kubeconfig=/etc/kubernetes/kubelet.conf"',
-    kubeadm ? 'Environment="KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml"' : 'Environment="KUBELET_CONFIG_ARGS=--config=/etc/kubernetes/kubelet/config.yaml"',
-    'EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env', 'EnvironmentFile=-/etc/default/kubelet',
-    'ExecStart=/usr/local/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS',
-    'Restart=always', 'StartLimitInterval=0', 'RestartSec=10', 'KillMode=process', '',
-    '[Install]', 'WantedBy=multi-user.target', ''
-  ].join('\n')
-  const haproxyCfg = [
-    'global', '  maxconn 10240', '', 'defaults', '  mode tcp', '  timeout connect 5000ms', '  timeout client 24h', '  timeout server 24h', '',
-    'frontend kubernetes', `  bind *:${haproxyPort}`, '  default_backend kubernetes-apiserver', '',
-    'backend kubernetes-apiserver', '  option tcp-check',
-    ...joinIps.map((ip) => `  server s${ip} ${ip}:${apiserverPort} check port ${apiserverPort}`), ''
-  ].join('\n')
+  const kubeletUnit = fill('kubelet.service', {
+    kubeconfig_args: kubeadm
+      ? '--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf'
+      : '--kubeconfig=/etc/kubernetes/kubelet.conf',
+    config_file: kubeadm ? '/var/lib/kubelet/config.yaml' : '/etc/kubernetes/kubelet/config.yaml'
+  })
+  const haproxyCfg = fill('haproxy.cfg', {
+    haproxy_port: String(haproxyPort),
+    servers: fillEach('haproxy-server.cfg', joinIps.map((ip) => ({ ip, port: String(apiserverPort) })))
+  })
   const common = packagesOf(hostSystem, 'common')
   const join = packagesOf(hostSystem, 'join')
 
   const files: TarEntry[] = [
-    { path: 'etc/hosts', mode: 0o644, content: ['# managed by the Slipway bootstrap service', '127.0.0.1 localhost', `${params.externalIp} ${params.hostname}.${params.domain} ${params.hostname}`, ...hostsEntries, ''].join('\n') },
-    { path: 'etc/resolv.conf', mode: 0o644, content: ['options timeout:1 attempts:1', `search ${params.domain}`, '', `nameserver ${serviceIp}`, ...words(network, 'dns.upstream_servers').map((s) => `nameserver ${s}`), ''].join('\n') },
-    { path: 'etc/chrony/chrony.conf', mode: 0o644, content: ['keyfile /etc/chrony/chrony.keys', 'driftfile /var/lib/chrony/chrony.drift', 'logdir /var/log/chrony', 'maxupdateskew 100.0', 'rtcsync', 'makestep 1 3', ...words(network, 'ntp.servers').map((s) => `server ${s} iburst`), 'allow 127.0.0.0/8', ''].join('\n') },
+    { path: 'etc/hosts', mode: 0o644, content: fill('hosts', { external_ip: params.externalIp, hostname: params.hostname, domain: params.domain, entries: hostsEntries }) },
+    {
+      path: 'etc/resolv.conf',
+      mode: 0o644,
+      content: fill('resolv.conf', {
+        domain: params.domain,
+        service_ip: serviceIp,
+        upstream_nameservers: fillEach('nameserver.conf', words(network, 'dns.upstream_servers').map((address) => ({ address })))
+      })
+    },
+    {
+      path: 'etc/chrony/chrony.conf',
+      mode: 0o644,
+      content: fill('chrony.conf', { servers: fillEach('ntp-server.conf', words(network, 'ntp.servers').map((address) => ({ address }))) })
+    },
     { path: 'etc/docker/daemon.json', mode: 0o644, content: JSON.stringify(dockerConfig, null, 2) + '\n' },
     { path: 'etc/systemd/system/docker.service.d/http-proxy.conf', mode: 0o644, content: proxyConf },
     { path: 'etc/systemd/system/containerd.service.d/http-proxy.conf', mode: 0o644, content: proxyConf },
     { path: 'etc/systemd/system/kubelet.service', mode: 0o644, content: kubeletUnit },
-    { path: 'etc/default/kubelet', mode: 0o644, content: `KUBELET_EXTRA_ARGS="${extraArgs.join(' \\\n  ')}"\n` },
+    // one argument a line, each line but the last continued with a backslash
+    { path: 'etc/default/kubelet', mode: 0o644, content: fill('kubelet.default', { args: extraArgs.join(' \\\n  ') }) },
     { path: 'etc/kubernetes/kubelet/config.yaml', mode: 0o644, content: kubeletConfig },
     { path: 'etc/kubernetes/kubelet.conf', mode: 0o644, content: kubeconfig(haproxyPort, 'pki/kubelet-client-ca.pem', 'kubelet', 'pki/kubelet.pem', 'pki/kubelet-key.pem') },
     { path: 'etc/kubernetes/admin/kubeconfig.yaml', mode: 0o644, content: kubeconfig(haproxyPort, 'pki/cluster-ca.pem', 'admin', 'pki/admin.pem', 'pki/admin-key.pem') },
@@ -265,20 +270,20 @@ export async function buildJoinScript (
   const proxyUrl = proxyUrlOf(network)
   const noProxy = noProxyOf(network, proxyUrl, clusterDomainOf(network, params.dynamicLabels.includes('kubeadm=enabled')))
   const dnsChecks = dnsNames(network, 'dns.bootstrap_validation_checks')
-  return fill('join', {
+  return fill('join.sh', {
     hostname: params.hostname,
     node_name: shellQuote(params.hostname),
     dns_checks: dnsChecks.map(shellQuote).join(' '),
     dynamic_labels: params.dynamicLabels.map(shellQuote).join(' '),
     apt_packages: packages.map(shellQuote).join(' '),
-    remove_admin_credentials: params.leaveKubectl ? [] : templateLines('remove-admin-credentials'),
+    remove_admin_credentials: params.leaveKubectl ? [] : templateLines('remove-admin-credentials.sh'),
     // the payload is base64: nothing in it can end the single-quoted word it is written in
-    unpack: templateLines(encrypted ? 'unpack-gpg' : 'unpack', { archive }),
+    unpack: templateLines(encrypted ? 'unpack-gpg.sh' : 'unpack.sh', { archive }),
     // the key text travels base64-encoded: no here-doc terminator or quote inside it can end the shell word
-    apt_keys: fillEach('apt-key', keys.map((key) => ({ key: shellQuote(Buffer.from(key).toString('base64')) }))),
+    apt_keys: fillEach('apt-key.sh', keys.map((key) => ({ key: shellQuote(Buffer.from(key).toString('base64')) }))),
     http_proxy: shellQuote(proxyUrl),
     https_proxy: shellQuote(proxyUrl),
     no_proxy: shellQuote(noProxy),
-    unit_commands: fillEach('systemd-unit', unitCommands)
+    unit_commands: fillEach('systemd-unit.sh', unitCommands)
   })
 }

@@ -4,13 +4,13 @@ import { fill, templateText } from '../templates/index.ts'
 import { shellQuote } from './shell.ts'
 
 export function haproxyWrapper (image: string): string {
-  return fill('haproxy', { image: shellQuote(image) })
+  return fill('haproxy.sh', { image: shellQuote(image) })
 }
 
 export function helmWrapper (image: string): string {
-  return fill('helm', { image: shellQuote(image) })
+  return fill('helm.sh', { image: shellQuote(image) })
 }
 
-export const TEARDOWN = templateText('teardown')
+export const TEARDOWN = templateText('teardown.sh')
 
-export const DEBUG_REPORT = templateText('debug-report')
+export const DEBUG_REPORT = templateText('debug-report.sh')

@@ -1,20 +1,29 @@
-// The join script's text and the helper scripts it installs live in the *.sh.tpl files beside this module, as
-// Promenade keeps its templates; this module reads each of them once, when it is first imported (a file missing
-// from an install stops the service at start, not at its first join), and fills their placeholders.
+// The text a join produces lives in the *.tpl files beside this module, as Promenade keeps its templates: the join
+// script and its parts (*.sh.tpl), the helper scripts it installs, and the configuration files of its payload
+// (hosts, resolv.conf, chrony.conf, haproxy.cfg, the kubelet's unit and defaults, the proxy drop-ins). This module
+// reads each of them once, when it is first imported (a file missing from an install stops the service at start, not
+// at its first join), and fills their placeholders.
 //
 // A placeholder is `{{ name }}`, with one blank inside each brace pair, so that bash text and the Go templates
 // kubectl is given (`{{range …}}`, `{{$k}}`) are never taken for one. Values go in exactly as they are given: the
-// caller quotes them for bash first. A placeholder alone on its line takes a list of lines: none removes the line.
+// caller quotes them for bash (or checks them for the file they go into) first. A placeholder alone on its line takes
+// a list of lines: none removes the line.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** What a template is filled with: text for a placeholder, or lines for a placeholder alone on its line. */
 export type TemplateValues = Record<string, string | string[]>
 
-const NAMES = ['join', 'remove-admin-credentials', 'unpack', 'unpack-gpg', 'apt-key', 'systemd-unit', 'haproxy', 'helm', 'teardown', 'debug-report'] as const
+// each template is the file of its name with `.tpl` added
+const NAMES = [
+  'join.sh', 'remove-admin-credentials.sh', 'unpack.sh', 'unpack-gpg.sh', 'apt-key.sh', 'systemd-unit.sh',
+  'haproxy.sh', 'helm.sh', 'teardown.sh', 'debug-report.sh',
+  'hosts', 'resolv.conf', 'nameserver.conf', 'chrony.conf', 'ntp-server.conf', 'haproxy.cfg', 'haproxy-server.cfg',
+  'kubelet.service', 'kubelet.default', 'http-proxy.conf'
+] as const
 export type TemplateName = typeof NAMES[number]
 
-const TEMPLATES = new Map<TemplateName, string>(NAMES.map((name) => [name, readFileSync(join(import.meta.dirname, `${name}.sh.tpl`), 'utf8')]))
+const TEMPLATES = new Map<TemplateName, string>(NAMES.map((name) => [name, readFileSync(join(import.meta.dirname, `${name}.tpl`), 'utf8')]))
 
 // a placeholder alone on its line (with that line's end), or one inside a line
 const PLACEHOLDER = /^\{\{ ([a-z_]+) \}\}\n|\{\{ ([a-z_]+) \}\}/gm

@@ -1,0 +1,1 @@
+  server s{{ ip }} {{ ip }}:{{ port }} check port {{ port }}

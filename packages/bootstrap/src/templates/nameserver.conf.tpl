@@ -1,0 +1,1 @@
+nameserver {{ address }}
