@@ -1,11 +1,48 @@
 // The template filler: placeholders filled in one pass, lines for a placeholder alone on its line, and every mistake
 // of the filling code an error naming the template and the placeholder.
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { fill, fillEach, templateLines, templateText } from '../../src/templates/index.ts'
 
+const ROOT = resolve(import.meta.dirname, '../../../..')
+
+/** A .dockerignore pattern as a regular expression over a path from the repository's root (the path or a parent). */
+function ignoreRegex (pattern: string): RegExp {
+  const text = pattern.replace(/^\//, '')
+  let body = ''
+  for (let i = 0; i < text.length; i++) {
+    if (text.startsWith('**/', i)) {
+      body += '(?:.*/)?'
+      i += 2
+    } else if (text.startsWith('**', i)) {
+      body += '.*'
+      i += 1
+    } else if (text[i] === '*') {
+      body += '[^/]*'
+    } else if (text[i] === '?') {
+      body += '[^/]'
+    } else {
+      body += (text[i] as string).replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    }
+  }
+  return new RegExp(`^${body}(?:/.*)?$`)
+}
+
 describe('the join script templates', () => {
+  it('are in the container image: the Dockerfile copies packages/ whole and .dockerignore leaves out none of them', () => {
+    expect(readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8')).toMatch(/^COPY packages \.\/packages$/m)
+    const ignored = readFileSync(resolve(ROOT, '.dockerignore'), 'utf8').split('\n')
+      .map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'))
+    expect(ignored.some((pattern) => pattern.startsWith('!'))).toBe(false)
+    const templates = readdirSync(resolve(import.meta.dirname, '../../src/templates')).map((file) => `packages/bootstrap/src/templates/${file}`)
+    // the reading of the patterns is right: what is left out is found left out
+    for (const path of ['packages/bootstrap/test/golden/full.sh', 'node_modules/yaml/package.json', '.git/HEAD']) {
+      expect(ignored.map(ignoreRegex).some((regex) => regex.test(path)), path).toBe(true)
+    }
+    for (const template of templates) expect(ignored.filter((pattern) => ignoreRegex(pattern).test(template)), template).toEqual([])
+  })
+
   it('reads every template file beside the filler, and only those', () => {
     const files = readdirSync(resolve(import.meta.dirname, '../../src/templates')).filter((f) => f.endsWith('.tpl')).sort()
     expect(files).toEqual([
