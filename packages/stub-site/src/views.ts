@@ -28,6 +28,25 @@ function readyCondition (node: SiteNode): KubeNode['status']['conditions'][numbe
   }
 }
 
+/** What a kubelet reports about its machine: every field is always sent, empty when not known. */
+function nodeInfo (node: SiteNode): Record<string, string> {
+  return {
+    machineID: node.uid.replaceAll('-', ''),
+    systemUUID: node.uid,
+    bootID: '',
+    kernelVersion: '',
+    osImage: '',
+    containerRuntimeVersion: '',
+    kubeletVersion: '',
+    kubeProxyVersion: '',
+    operatingSystem: 'linux',
+    architecture: node.labels['kubernetes.io/arch'] ?? 'amd64'
+  }
+}
+
+// the kubelet's own port, which it reports once registered
+const KUBELET_PORT = 10250
+
 export function toKubeNode (node: SiteNode): KubeNode {
   const addresses = [{ type: 'Hostname', address: node.hostname }]
   if (node.internal_ip !== '') addresses.unshift({ type: 'InternalIP', address: node.internal_ip })
@@ -39,14 +58,15 @@ export function toKubeNode (node: SiteNode): KubeNode {
       uid: node.uid,
       resourceVersion: String(node.resource_version),
       creationTimestamp: node.created_at,
-      labels: { ...node.labels },
-      annotations: {}
+      // a node without annotations has no annotations field at all
+      labels: { ...node.labels }
     },
     spec: {},
     status: {
       addresses,
       conditions: [readyCondition(node)],
-      nodeInfo: { architecture: node.labels['kubernetes.io/arch'] ?? 'amd64', operatingSystem: 'linux', machineID: node.uid.replaceAll('-', '') }
+      daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
+      nodeInfo: nodeInfo(node)
     }
   }
 }
@@ -55,5 +75,10 @@ export function toKubeNodeList (page: NodePage): KubeNodeList {
   const metadata: KubeNodeList['metadata'] = { resourceVersion: String(page.resourceVersion) }
   if (page.continue !== undefined) metadata.continue = page.continue
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount
-  return { kind: 'NodeList', apiVersion: 'v1', metadata, items: page.nodes.map(toKubeNode) }
+  // the items of a list name neither their kind nor their apiVersion: the list's own say it
+  const items = page.nodes.map((node) => {
+    const { kind: _kind, apiVersion: _apiVersion, ...item } = toKubeNode(node)
+    return item
+  })
+  return { kind: 'NodeList', apiVersion: 'v1', metadata, items }
 }

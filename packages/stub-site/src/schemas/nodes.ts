@@ -106,7 +106,6 @@ export interface KubeNode {
     resourceVersion: string
     creationTimestamp: string
     labels: Labels
-    annotations: Record<string, string>
   }
   spec: Record<string, unknown>
   status: {
@@ -119,6 +118,7 @@ export interface KubeNode {
       lastHeartbeatTime: string
       lastTransitionTime: string
     }>
+    daemonEndpoints: { kubeletEndpoint: { Port: number } }
     nodeInfo: Record<string, string>
   }
 }
@@ -127,7 +127,7 @@ export interface KubeNodeList {
   kind: 'NodeList'
   apiVersion: 'v1'
   metadata: { resourceVersion: string, continue?: string, remainingItemCount?: number }
-  items: KubeNode[]
+  items: Array<Omit<KubeNode, 'kind' | 'apiVersion'>>
 }
 
 /** Kubernetes' error object (meta/v1 Status). */

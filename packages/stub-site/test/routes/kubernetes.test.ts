@@ -32,6 +32,10 @@ describe('GET /api/v1/nodes', () => {
     const list = res.json()
     expect(list).toMatchObject({ kind: 'NodeList', apiVersion: 'v1', metadata: { resourceVersion: '4' } })
     expect(list.items.map((n: { metadata: { name: string } }) => n.metadata.name)).toEqual(['rack1-n01', 'rack1-n02', 'rack1-n03', 'rack2-n01'])
+    // as the real API server sends them: the items name neither kind nor apiVersion
+    expect(list.items[0]).not.toHaveProperty('kind')
+    expect(list.items[0]).not.toHaveProperty('apiVersion')
+    expect(list.items[0]).toMatchObject({ metadata: { name: 'rack1-n01' }, spec: {}, status: { addresses: [{ type: 'InternalIP' }, { type: 'Hostname' }] } })
   })
 })
 
@@ -147,6 +151,16 @@ describe('GET /api/v1/nodes/{name}', () => {
         conditions: [{ type: 'Ready', status: 'True' }]
       }
     })
+  })
+
+  it('has the fields of a registered Node as the real API server sends them: no empty annotations, every nodeInfo field', async () => {
+    const app = await appWithNodes()
+    const node = (await app.inject({ url: '/api/v1/nodes/rack1-n01' })).json()
+    expect(Object.keys(node.metadata).sort()).toEqual(['creationTimestamp', 'labels', 'name', 'resourceVersion', 'uid'])
+    expect(node.status.daemonEndpoints).toEqual({ kubeletEndpoint: { Port: 10250 } })
+    expect(Object.keys(node.status.nodeInfo)).toEqual(['machineID', 'systemUUID', 'bootID', 'kernelVersion', 'osImage',
+      'containerRuntimeVersion', 'kubeletVersion', 'kubeProxyVersion', 'operatingSystem', 'architecture'])
+    expect(node.status.nodeInfo).toMatchObject({ operatingSystem: 'linux', architecture: 'amd64', bootID: '' })
   })
 
   it('reports Ready Unknown for a machine that is not deployed and running', async () => {
