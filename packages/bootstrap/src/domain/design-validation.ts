@@ -1,6 +1,6 @@
-// The design-validation use case (spec/bootstrap.md §7): every outcome after the policy check is a validation
-// Status body, 200 when the design validates and 400 otherwise (Shipyard reads any status up to 400), even a
-// failed fetch or an unexpected failure of our own, each one validation message.
+// The design-validation use case, as Promenade answers POST /validatedesign: every outcome after the policy check is
+// a validation Status body, 200 when the design validates and 400 otherwise (Shipyard reads any status up to 400),
+// even a failed fetch or an unexpected failure of our own, each one validation message.
 import { DownstreamError, validationStatusBody, type ValidationMessage, type ValidationStatusBody } from '@slipway/common'
 import { DesignError } from '../errors.ts'
 import type { CallerContext, Log } from '../types.ts'

@@ -1,6 +1,6 @@
-// The join-scripts use case (spec/bootstrap.md §6): the parameters checked, the join IPs found, the design fetched
-// and its HostSystem files with it, the script made. Every failure is one of @slipway/common's errors, worded as
-// Promenade's status table words it.
+// The join-scripts use case, as Promenade answers GET /join-scripts: the parameters checked, the join IPs found, the
+// design fetched and its HostSystem files with it, the script made. Every failure is one of @slipway/common's
+// errors, worded as Promenade's status table words it.
 import { DownstreamError } from '@slipway/common'
 import type { FileSources } from '../clients/file-sources.ts'
 import type { PayloadEncryptor } from '../clients/gpg.ts'

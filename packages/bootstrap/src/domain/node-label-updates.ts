@@ -1,5 +1,6 @@
-// The node-labels use case (spec/bootstrap.md §8): the request is the full desired label set of one node, checked
-// label by label, compared with the node's labels and applied as one patch (none when nothing changes).
+// The node-labels use case, as Promenade answers PUT /node-labels/{node_name}: the request is the full desired label
+// set of one node, checked label by label, compared with the node's labels and applied as one patch (none when
+// nothing changes).
 import { BadRequestError, NotFoundError } from '@slipway/common'
 import { NodeNotFoundError, type KubernetesClient } from '../clients/kubernetes.ts'
 import type { LabelRequestBody, LabelsUpdated } from '../schemas/node-labels.ts'
@@ -9,7 +10,7 @@ import { labelKeyProblem, labelPatch, labelValueProblem, type LabelRequest } fro
 // a node name is a DNS subdomain (Kubernetes object names)
 const NODE_NAME_MAX_LENGTH = 253
 
-/** The answer to every update (spec §8.4): the same whether or not a patch was needed. */
+/** The answer to every update: the same whether or not a patch was needed. */
 export const LABELS_UPDATED: LabelsUpdated = {
   kind: 'Status',
   apiVersion: 'v1.0',
@@ -21,7 +22,7 @@ export const LABELS_UPDATED: LabelsUpdated = {
   code: '200 OK'
 }
 
-/** Each label of a body the schema has read must be a valid Kubernetes label, or 400 naming the problem (spec §8.1). */
+/** Each label of a body the schema has read must be a valid Kubernetes label, or a 400 naming the problem. */
 export function labelRequestOf (body: LabelRequestBody): LabelRequest {
   for (const [key, value] of Object.entries(body)) {
     const problem = labelKeyProblem(key) ?? (value === null ? undefined : labelValueProblem(value))

@@ -1,5 +1,5 @@
-// The helper scripts a join installs on the node (spec/bootstrap.md §6.8): haproxy and helm run from their images,
-// the teardown that removes the node from the cluster, and the debug report for support (templates/*.sh.tpl).
+// The helper scripts a join installs on the node: haproxy and helm run from their images, the teardown that removes
+// the node from the cluster, and the debug report for support (templates/*.sh.tpl).
 import { fill, templateText } from '../templates/index.ts'
 import { shellQuote } from './shell.ts'
 

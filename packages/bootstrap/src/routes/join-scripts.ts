@@ -1,4 +1,4 @@
-// GET /v1.0/join-scripts (seed 001 §4.2, spec/bootstrap.md §6): HTTP only — schema, policy, one use-case call.
+// GET /v1.0/join-scripts: HTTP only — schema, policy, one use-case call.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBodySchema, textAnswer } from '@slipway/common'
 import type { JoinScripts } from '../domain/join-scripts.ts'

@@ -1,12 +1,12 @@
-// PUT /v1.0/node-labels/{node_name} (seed 001 §4.4, spec/bootstrap.md §8): HTTP only — schema, policy, one use-case
-// call; the full desired label set is applied as one patch through the Kubernetes API.
+// PUT /v1.0/node-labels/{node_name}: HTTP only — schema, policy, one use-case call; the full desired label set is
+// applied as one patch through the Kubernetes API.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBodySchema, readJsonBodies } from '@slipway/common'
 import type { NodeLabels } from '../domain/node-label-updates.ts'
 import { LabelRequestSchema, LabelsUpdatedSchema, NodeParamsSchema } from '../schemas/node-labels.ts'
 
 export const nodeLabelRoutes: FastifyPluginAsyncTypebox<{ nodeLabels: NodeLabels }> = async (app, options) => {
-  // spec §8.1: a JSON body; one of another content type, or none, is the missing labels dict
+  // the labels come as a JSON body; a body of another content type, or none, is the missing labels dict
   readJsonBodies(app)
   app.put('/node-labels/:node_name', {
     config: { policy: 'kubernetes_provisioner:update_node_labels' },

@@ -1,12 +1,12 @@
-// POST /v1.0/validatedesign (seed 001 §4.3, spec/bootstrap.md §7): HTTP only — schema, policy, one use-case call;
-// the use case answers a validation Status body and its status code.
+// POST /v1.0/validatedesign: HTTP only — schema, policy, one use-case call; the use case answers a validation Status
+// body and its status code.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ValidationStatusBodySchema, readJsonBodies } from '@slipway/common'
 import { VALIDATION_FAILED, type DesignValidation } from '../domain/design-validation.ts'
 import { ValidateDesignBodySchema } from '../schemas/validate-design.ts'
 
 export const validateDesignRoutes: FastifyPluginAsyncTypebox<{ designValidation: DesignValidation }> = async (app, options) => {
-  // spec §7.1: the body is read only as JSON; another content type is one validation message (its schema's wording)
+  // the body is read only as JSON; another content type is one validation message (its schema's wording)
   readJsonBodies(app)
   app.post('/validatedesign', {
     config: { policy: 'kubernetes_provisioner:post_validatedesign', invalidInput: { validationMessage: VALIDATION_FAILED } },
