@@ -1,6 +1,6 @@
-// The join script (spec/bootstrap.md §6.4–6.8): the node's document, the files it needs packed in a
-// tar.gz, and a bash script from our own templates (templates/*.sh.tpl). Every value that reaches shell text is quoted, and every value
-// passed to a command is checked against the syntax of what it names (design-values.ts).
+// The join script: the node's own document, the files it needs packed in a tar.gz, and the bash script that unpacks
+// them and joins the node, their text from our own templates (templates/*.tpl). Every value that reaches shell text
+// is quoted, and every value passed to a command is checked against the syntax of what it names (design-values.ts).
 import { stringify as stringifyYaml } from 'yaml'
 import { ApiError } from '@slipway/common'
 import { DesignError, dataAt, indexDesign, requireDataAt, type DesignDocument, type DesignIndex } from './documents.ts'
@@ -13,7 +13,7 @@ import { DEBUG_REPORT, haproxyWrapper, helmWrapper, TEARDOWN } from './node-scri
 import { shellQuote } from './shell.ts'
 import { fill, fillEach, templateLines } from '../templates/index.ts'
 
-/** Encryption was asked for by the design but cannot be done here (500, spec §6.10). */
+/** Encryption was asked for by the design but cannot be done here: a 500, the service's own shortcoming. */
 export class EncryptionError extends ApiError {
   constructor (reason: string) {
     super(500, 'Payload encryption error', reason, { errorType: 'EncryptionException' })
