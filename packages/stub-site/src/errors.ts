@@ -22,9 +22,27 @@ export class NodeNotFoundError extends NotFoundError {
 export class InvalidNodeError extends ApiError {
   readonly kube: KubeDetails
   constructor (hostname: string, causes: Array<{ field: string, message: string }>) {
-    const text = causes.map((c) => `${c.field}: ${c.message}`).join(', ')
+    // Kubernetes lists two or more causes in brackets
+    const each = causes.map((c) => `${c.field}: ${c.message}`)
+    const text = each.length === 1 ? each[0] ?? '' : `[${each.join(', ')}]`
     super(422, 'Invalid node', `Node "${hostname}" is invalid: ${text}`, { errorType: 'Invalid' })
     this.kube = { name: hostname, kind: 'Node', causes: causes.map((c) => ({ reason: 'FieldValueInvalid', message: c.message, field: c.field })) }
+  }
+}
+
+/**
+ * A patch that decodes but puts a value of the wrong type where a Node has a map or a string (Kubernetes: 422,
+ * reason Invalid, one cause on the field `patch`, and no name or kind in the details). The explanation is ours.
+ */
+export class PatchTypeError extends ApiError {
+  readonly kube: KubeDetails
+  /** What is wrong, in the stand-in's words. */
+  readonly why: string
+  constructor (body: unknown, why: string) {
+    const cause = `Invalid value: ${JSON.stringify(JSON.stringify(body))}: ${why}`
+    super(422, 'Invalid patch', ` "" is invalid: patch: ${cause}`, { errorType: 'Invalid' })
+    this.why = why
+    this.kube = { causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'patch' }] }
   }
 }
 

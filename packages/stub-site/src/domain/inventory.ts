@@ -2,7 +2,7 @@
 // All changes go through here, so each one bumps the resource version and is persisted.
 import { createHash, randomUUID } from 'node:crypto'
 import { BadRequestError } from '@slipway/common'
-import { BadPatchError, InvalidNodeError, NameMismatchError, NodeConflictError, NodeNotFoundError } from '../errors.ts'
+import { InvalidNodeError, PatchTypeError, NameMismatchError, NodeConflictError, NodeNotFoundError } from '../errors.ts'
 import {
   POWER_STATES, STATUS_NAMES, type NodeStateUpdate, type PowerState, type SeedNode, type SiteNode, type SiteState, type StatusName
 } from '../schemas/nodes.ts'
@@ -39,7 +39,7 @@ function patchedMetadata (body: unknown, field: 'name' | 'resourceVersion'): str
   if (metadata === undefined || !(field in metadata)) return undefined
   const value = metadata[field]
   if (value === null) return ''
-  if (typeof value !== 'string') throw new BadPatchError(`metadata.${field} must be a string, got ${Array.isArray(value) ? 'array' : typeof value}`)
+  if (typeof value !== 'string') throw new PatchTypeError(body, `metadata.${field} must be a string, got ${Array.isArray(value) ? 'array' : typeof value}`)
   return value
 }
 

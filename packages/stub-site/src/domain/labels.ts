@@ -1,5 +1,5 @@
 // Kubernetes label rules: which keys and values are valid, and how merge and strategic merge patches change a label map.
-import { BadPatchError } from '../errors.ts'
+import { BadPatchError, PatchTypeError } from '../errors.ts'
 import type { Labels } from '../schemas/nodes.ts'
 
 export type PatchKind = 'merge' | 'strategic'
@@ -41,17 +41,18 @@ const DIRECTIVE = '$patch'
  * Applies the `metadata.labels` part of a Node patch body to `current` and returns the new map.
  * Both kinds merge key by key and delete on `null`; `labels: null` removes every label. Only the strategic
  * kind knows the `$patch` directive (`replace`, `delete`, `merge`); a merge patch takes `$patch` as a label key.
- * Throws BadPatchError for a body that is not a Node patch; keys and values are checked by the caller.
+ * Throws BadPatchError for a body that is not an object, PatchTypeError for a field of the wrong type; keys and
+ * values are checked by the caller.
  */
 export function applyLabelsPatch (current: Labels, body: unknown, kind: PatchKind): Labels {
   if (!isPlainObject(body)) throw new BadPatchError('The patch must be a JSON object')
   if (!('metadata' in body) || body.metadata === undefined) return { ...current }
   const metadata = body.metadata
-  if (!isPlainObject(metadata)) throw new BadPatchError('metadata must be an object')
+  if (!isPlainObject(metadata)) throw new PatchTypeError(body, 'metadata must be an object')
   if (!('labels' in metadata)) return { ...current }
   const patch = metadata.labels
   if (patch === null) return {}
-  if (!isPlainObject(patch)) throw new BadPatchError('metadata.labels must be an object of strings, or null')
+  if (!isPlainObject(patch)) throw new PatchTypeError(body, 'metadata.labels must be an object of strings, or null')
 
   let result: Labels = { ...current }
   const entries = Object.entries(patch)
@@ -68,7 +69,7 @@ export function applyLabelsPatch (current: Labels, body: unknown, kind: PatchKin
     } else if (typeof value === 'string') {
       result[key] = value
     } else {
-      throw new BadPatchError(`metadata.labels.${key} must be a string or null, got ${Array.isArray(value) ? 'array' : typeof value}`)
+      throw new PatchTypeError(body, `metadata.labels.${key} must be a string or null, got ${Array.isArray(value) ? 'array' : typeof value}`)
     }
   }
   return result
@@ -81,7 +82,8 @@ export function labelProblems (labels: Labels): Array<{ field: string, message: 
     const keyProblem = labelKeyProblem(key)
     if (keyProblem !== undefined) problems.push({ field: 'metadata.labels', message: `Invalid value: ${JSON.stringify(key)}: ${keyProblem}` })
     const valueProblem = labelValueProblem(value)
-    if (valueProblem !== undefined) problems.push({ field: `metadata.labels.${key}`, message: `Invalid value: ${JSON.stringify(value)}: ${valueProblem}` })
+    // Kubernetes names the label map itself as the field of a bad value, as for a bad key
+    if (valueProblem !== undefined) problems.push({ field: 'metadata.labels', message: `Invalid value: ${JSON.stringify(value)}: ${valueProblem}` })
   }
   return problems
 }

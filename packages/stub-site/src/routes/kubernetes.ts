@@ -13,7 +13,6 @@ const PATCH_TYPES: Record<string, PatchKind> = {
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic'
 }
-const ACCEPTED_PATCH_TYPES = Object.keys(PATCH_TYPES).join(', ')
 
 // Kubernetes' StatusReason for each code the stand-in answers
 const REASONS: Record<number, string> = {
@@ -36,7 +35,7 @@ const REASONS: Record<number, string> = {
 // where Kubernetes' wording is fixed whatever the cause
 const MESSAGES: Record<number, string> = {
   401: 'Unauthorized',
-  415: `the body of the request was in an unknown format - accepted media types include: ${ACCEPTED_PATCH_TYPES}`
+  415: '415: Unsupported Media Type'
 }
 
 export function kubeStatus (error: ApiError): KubeStatus {
@@ -52,6 +51,8 @@ export function kubeStatus (error: ApiError): KubeStatus {
   }
   const details = (error as { kube?: KubeDetails }).kube
   if (details !== undefined) status.details = details
+  // a patch type Kubernetes does not take for the resource: details, empty
+  else if (code === 415) status.details = {}
   return status
 }
 
@@ -88,11 +89,13 @@ export const kubernetesRoutes: FastifyPluginAsyncTypebox<{ site: Site }> = async
     throw new NotFoundError('Not Found', 'the server could not find the requested resource')
   })
 
-  app.addContentTypeParser(Object.keys(PATCH_TYPES), { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser(Object.keys(PATCH_TYPES), { parseAs: 'string' }, (request, body, done) => {
     try {
       done(null, JSON.parse(body as string))
     } catch (error) {
-      done(new BadPatchError(`error decoding patch: ${(error as Error).message}`), undefined)
+      // Kubernetes says no more than this, whatever the parser found
+      request.log.debug({ err: error }, 'patch is not JSON')
+      done(new BadPatchError('invalid JSON patch'), undefined)
     }
   })
 

@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import { applyLabelsPatch, labelKeyProblem, labelProblems, labelValueProblem } from '../../src/domain/labels.ts'
-import { BadPatchError } from '../../src/errors.ts'
+import { BadPatchError, PatchTypeError } from '../../src/errors.ts'
 
 const current = { a: '1', b: '2', 'kubernetes.io/hostname': 'n1' }
 const patch = (labels: unknown) => ({ metadata: { labels } })
 
+/** Why a patch was refused: a body that is no patch (400), or a field of the wrong type (422, the reason ours). */
 function badPatchReason (fn: () => unknown): string {
   try {
     fn()
   } catch (error) {
+    if (error instanceof PatchTypeError) return error.why
     expect(error).toBeInstanceOf(BadPatchError)
     return (error as BadPatchError).reason
   }
-  throw new Error('expected a BadPatchError')
+  throw new Error('expected a BadPatchError or a PatchTypeError')
 }
 
 describe('applyLabelsPatch', () => {
@@ -100,7 +102,7 @@ describe('label keys and values', () => {
   it('names the field of each problem', () => {
     expect(labelProblems({ 'bad key': 'ok', good: 'bad value!' })).toEqual([
       { field: 'metadata.labels', message: expect.stringContaining('Invalid value: "bad key"') },
-      { field: 'metadata.labels.good', message: expect.stringContaining('Invalid value: "bad value!"') }
+      { field: 'metadata.labels', message: expect.stringContaining('Invalid value: "bad value!"') }
     ])
   })
 })

@@ -246,18 +246,38 @@ describe('PATCH /api/v1/nodes/{name}', () => {
         expect(node.metadata.labels).not.toHaveProperty('ok')
       })
 
-      it('answers 400 BadRequest for a label value that is not a string', async () => {
+      it('answers 422 Invalid on the field patch, no name or kind, for labels or a label value of the wrong type', async () => {
         const app = await appWithNodes()
-        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ a: 1 }) })
-        expect(res.statusCode).toBe(400)
-        expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'metadata.labels.a must be a string or null, got number', reason: 'BadRequest', code: 400 })
+        for (const [labels, why] of [[{ a: 1 }, 'metadata.labels.a must be a string or null, got number'], ['x', 'metadata.labels must be an object of strings, or null']] as const) {
+          const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch(labels) })
+          expect(res.statusCode).toBe(422)
+          const cause = `Invalid value: ${JSON.stringify(labelPatch(labels))}: ${why}`
+          expect(res.json()).toEqual({
+            kind: 'Status',
+            apiVersion: 'v1',
+            metadata: {},
+            status: 'Failure',
+            message: ` "" is invalid: patch: ${cause}`,
+            reason: 'Invalid',
+            details: { causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'patch' }] },
+            code: 422
+          })
+        }
+      })
+
+      it('lists two or more invalid labels in brackets, each on the field metadata.labels', async () => {
+        const app = await appWithNodes()
+        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ 'b c': 'x', d: '-' }) })
+        expect(res.statusCode).toBe(422)
+        expect(res.json().message).toMatch(/^Node "rack1-n01" is invalid: \[metadata\.labels: Invalid value: "b c": .*, metadata\.labels: Invalid value: "-": .*\]$/)
+        expect(res.json().details.causes.map((c: { field: string }) => c.field)).toEqual(['metadata.labels', 'metadata.labels'])
       })
 
       it('answers 400 BadRequest for a body that is not JSON', async () => {
         const app = await appWithNodes()
         const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: '{"metadata":' })
         expect(res.statusCode).toBe(400)
-        expect(res.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message: expect.stringMatching(/^error decoding patch: /) })
+        expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'invalid JSON patch', reason: 'BadRequest', code: 400 })
       })
 
       it('answers 409 Conflict for a metadata.resourceVersion that is not the node\'s, and changes nothing', async () => {
@@ -310,11 +330,14 @@ describe('PATCH /api/v1/nodes/{name}', () => {
         expect(node.metadata.labels).not.toHaveProperty('ceph-osd')
       })
 
-      it('answers 400 BadRequest for a metadata.resourceVersion that is not a string', async () => {
+      it('answers 422 Invalid on the field patch for a metadata.resourceVersion or name that is not a string', async () => {
         const app = await appWithNodes()
-        const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ a: 'b' }, { resourceVersion: 1 }) })
-        expect(res.statusCode).toBe(400)
-        expect(res.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message: 'metadata.resourceVersion must be a string, got number' })
+        for (const field of ['resourceVersion', 'name']) {
+          const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ a: 'b' }, { [field]: 1 }) })
+          expect(res.statusCode).toBe(422)
+          expect(res.json()).toMatchObject({ kind: 'Status', reason: 'Invalid', code: 422, details: { causes: [{ field: 'patch' }] } })
+          expect(res.json().message).toMatch(new RegExp(`^ "" is invalid: patch: Invalid value: .*: metadata\\.${field} must be a string, got number$`))
+        }
       })
 
       it('answers 404 NotFound for an unknown node', async () => {
@@ -361,8 +384,9 @@ describe('PATCH /api/v1/nodes/{name}', () => {
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
-      message: 'the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/strategic-merge-patch+json',
+      message: '415: Unsupported Media Type',
       reason: 'UnsupportedMediaType',
+      details: {},
       code: 415
     })
   })
