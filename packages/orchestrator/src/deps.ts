@@ -13,7 +13,7 @@ import { createValidatorClient, parseValidators, type ValidatorClient } from './
 import { createEngineClient, type EngineClient } from './clients/engine.ts'
 import { createProvisionerClient, type ProvisionerClient } from './clients/provisioner.ts'
 import { createNoteFetcher, type NoteFetcher } from './clients/note-source.ts'
-import { createApiLock } from './domain/api-lock.ts'
+import { createDatabaseLease } from './domain/database-lease.ts'
 import { createConfigdocs } from './domain/configdocs.ts'
 import { createActions, SITE_ACTION_LOCK } from './domain/actions.ts'
 import { createNotes } from './domain/notes.ts'
@@ -50,9 +50,9 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
   const repos = overrides.repos ?? await openDatabase(config)
   const locks = {
     // the configdocs lock: a second staging or commit meanwhile is a 409 at once
-    configdocs: createApiLock({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: log, metrics }),
+    configdocs: createDatabaseLease({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: log, metrics }),
     // the site-action lock, against other orchestrators: waited for up to its lease, then 409
-    siteAction: createApiLock({
+    siteAction: createDatabaseLease({
       repos,
       leaseS: config.ACTION_LOCK_LEASE_S,
       lockType: SITE_ACTION_LOCK,

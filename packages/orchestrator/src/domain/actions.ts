@@ -15,7 +15,7 @@ import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type 
 import { executionDate, plainTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
 import type { Notes } from './notes.ts'
-import type { ApiLock } from './api-lock.ts'
+import type { DatabaseLease } from './database-lease.ts'
 import { createActionStarter, targetNodesOf } from './actions-start.ts'
 import { createActionReconciler } from './actions-reconcile.ts'
 
@@ -71,7 +71,7 @@ export function createActions (deps: {
    * The site-action lock of the database (SITE_ACTION_LOCK), against other orchestrators: held while a site action is
    * checked and started, waited for up to its lease, then 409.
    */
-  startLock: ApiLock
+  startLock: DatabaseLease
   /** The deployment-version check of the full deployment validation (spec §3.2); Skip by default. */
   deploymentVersionCommit?: VersionSeverity
   /** Where runs, steps and pause flags are read (the engine watch); default: the engine itself. */

@@ -6,7 +6,7 @@ import {
 import type { StoreClient } from '../clients/store.ts'
 import type { ValidatorClient } from '../clients/validators.ts'
 import type { StagingJournal } from '../db/staging-journal.ts'
-import type { ApiLock } from './api-lock.ts'
+import type { DatabaseLease } from './database-lease.ts'
 import { bufferChanges, readVersions, type VersionName } from './versions.ts'
 import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { createIngest, deckhandMessages, type IngestInput } from './configdocs-ingest.ts'
@@ -18,7 +18,7 @@ const RANK: Record<VersionName, number> = { successful_site_action: 0, last_site
 export function createConfigdocs (deps: {
   store: StoreClient
   validators: ValidatorClient
-  lock: ApiLock
+  lock: DatabaseLease
   /** Where each staging is recorded while its writes are made, to be undone if cut short (staging.ts). */
   journal: StagingJournal
   /** The deployment-version checks at staging and at commit (spec §2.5 step 5, §3.2); Skip by default. */

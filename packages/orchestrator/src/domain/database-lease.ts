@@ -1,11 +1,12 @@
-// The configdocs lock (spec/orchestrator.md §2.8) without the seed's deadlock hazard: a row with an owner and a
-// lease; released on every path; a holder that died stops blocking when its lease runs out.
+// A lease held in the database: a row naming its holder and when it expires, taken before work that one process at a
+// time may do (staging and commits, a site action's start), released on every path, and given up by a holder that
+// died once its lease runs out, so a crash never blocks the others for good.
 import { ConflictError, newUlid, type Metrics, type RequestContext } from '@slipway/common'
 import type { Repositories } from '../db/repositories.ts'
 
 export const CONFIGDOCS_LOCK = 'configdocs_update'
 
-export function createApiLock (deps: {
+export function createDatabaseLease (deps: {
   repos: Repositories
   leaseS: number
   /** Default: the configdocs lock. */
@@ -45,4 +46,4 @@ export function createApiLock (deps: {
   return { withLock }
 }
 
-export type ApiLock = ReturnType<typeof createApiLock>
+export type DatabaseLease = ReturnType<typeof createDatabaseLease>
