@@ -12,6 +12,8 @@ export interface Difference {
   path: string
   stub: string
   real: string
+  /** The two values themselves (after normalizing), for a check on their content. */
+  values: { stub: unknown, real: unknown }
 }
 
 const VOLATILE_KEYS = new Set(['uid', 'creationTimestamp', 'resourceVersion', 'lastHeartbeatTime', 'lastTransitionTime', 'continue', 'machineID'])
@@ -43,13 +45,17 @@ function walk (call: string, path: string, stub: unknown, real: unknown, out: Di
     stub.forEach((item, i) => { walk(call, `${path}[${i}]`, item, real[i], out) })
     return
   }
-  if (JSON.stringify(stub) !== JSON.stringify(real)) out.push({ call, path: path === '' ? '(body)' : path, stub: show(stub), real: show(real) })
+  if (JSON.stringify(stub) !== JSON.stringify(real)) {
+    out.push({ call, path: path === '' ? '(body)' : path, stub: show(stub), real: show(real), values: { stub, real } })
+  }
 }
 
 /** Every difference between the stand-in's answer and the real server's to the same request. */
 export function compareAnswers (call: string, stub: Answer, real: Answer): Difference[] {
   const out: Difference[] = []
-  if (stub.status !== real.status) out.push({ call, path: 'status', stub: String(stub.status), real: String(real.status) })
+  if (stub.status !== real.status) {
+    out.push({ call, path: 'status', stub: String(stub.status), real: String(real.status), values: { stub: stub.status, real: real.status } })
+  }
   const body = (a: Answer): unknown => a.json === undefined ? a.text : normalize(a.json)
   walk(call, '', body(stub), body(real), out)
   return out

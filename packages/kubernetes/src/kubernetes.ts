@@ -57,8 +57,13 @@ export interface NodeSpec {
   labels?: Record<string, string>
   /** status.addresses InternalIP (the join scripts read it), then Hostname. */
   internalIp?: string
-  /** status.addresses as given (instead of internalIp). */
-  addresses?: Array<{ type: string, address: string }>
+  /** The whole status, as a kubelet would report it (instead of internalIp). */
+  status?: Record<string, unknown>
+  /**
+   * Without the not-ready taint the API server puts on every new node: what the node lifecycle controller (not run
+   * here) does once a node reports Ready.
+   */
+  ready?: boolean
 }
 
 export interface KubernetesOptions {
@@ -164,10 +169,16 @@ export async function startKubernetes (options: KubernetesOptions = {}): Promise
           apiVersion: 'v1',
           kind: 'Node',
           metadata: { name: node.name, labels: node.labels ?? {} },
-          status: { addresses: node.addresses ?? (node.internalIp === undefined ? [] : [{ type: 'InternalIP', address: node.internalIp }, { type: 'Hostname', address: node.name }]) }
+          status: node.status ?? { addresses: node.internalIp === undefined ? [] : [{ type: 'InternalIP', address: node.internalIp }, { type: 'Hostname', address: node.name }] }
         }
-        const answer = await adminApi.call('POST', '/api/v1/nodes', { token: identities.admin.token, body })
+        const token = identities.admin.token
+        const answer = await adminApi.call('POST', '/api/v1/nodes', { token, body })
         if (answer.status !== 201) throw new Error(`creating node ${node.name} answered ${answer.status}: ${answer.text}`)
+        if (node.ready !== true) return
+        const untainted = await adminApi.call('PATCH', `/api/v1/nodes/${node.name}`, {
+          token, body: { spec: { taints: null } }, contentType: 'application/merge-patch+json'
+        })
+        if (untainted.status !== 200) throw new Error(`untainting node ${node.name} answered ${untainted.status}: ${untainted.text}`)
       },
       async deleteNode (name) {
         const answer = await adminApi.call('DELETE', `/api/v1/nodes/${name}`, { token: identities.admin.token })

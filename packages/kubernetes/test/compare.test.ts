@@ -8,7 +8,7 @@ describe('the differential comparison', () => {
     expect(normalize({ metadata: { uid: 'a', resourceVersion: '7', creationTimestamp: 'x', name: 'n' } }))
       .toEqual({ metadata: { uid: '<uid>', resourceVersion: '<resourceVersion>', creationTimestamp: '<creationTimestamp>', name: 'n' } })
     expect(compareAnswers('get', { status: 200, json: node({}, '1'), text: '' }, { status: 200, json: { kind: 'Node', metadata: { name: 'n1', labels: {} } }, text: '' }))
-      .toEqual([
+      .toMatchObject([
         { call: 'get', path: 'metadata.uid', stub: '"<uid>"', real: '(absent)' },
         { call: 'get', path: 'metadata.resourceVersion', stub: '"<resourceVersion>"', real: '(absent)' }
       ])
@@ -16,7 +16,7 @@ describe('the differential comparison', () => {
 
   it('names the status and each differing path', () => {
     const differences = compareAnswers('patch', { status: 200, json: node({ a: '1' }, '2'), text: '' }, { status: 422, json: node({ a: '2', b: '' }, '9'), text: '' })
-    expect(differences).toEqual([
+    expect(differences).toMatchObject([
       { call: 'patch', path: 'status', stub: '200', real: '422' },
       { call: 'patch', path: 'metadata.labels.a', stub: '"1"', real: '"2"' },
       { call: 'patch', path: 'metadata.labels.b', stub: '(absent)', real: '""' }
@@ -25,7 +25,7 @@ describe('the differential comparison', () => {
 
   it('compares bodies that are not JSON as text, and finds nothing in equal answers', () => {
     expect(compareAnswers('x', { status: 404, json: undefined, text: 'a' }, { status: 404, json: undefined, text: 'b' }))
-      .toEqual([{ call: 'x', path: '(body)', stub: '"a"', real: '"b"' }])
+      .toMatchObject([{ call: 'x', path: '(body)', stub: '"a"', real: '"b"', values: { stub: 'a', real: 'b' } }])
     expect(compareAnswers('x', { status: 200, json: node({ a: '1' }, '1'), text: '' }, { status: 200, json: node({ a: '1' }, '5'), text: '' })).toEqual([])
     expect(genericPath('items[3].status.addresses[0].type')).toBe('items[].status.addresses[].type')
   })
