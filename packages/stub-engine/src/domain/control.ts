@@ -7,7 +7,7 @@ import {
 } from '@slipway/airflow-contract'
 import { StubConfSchema } from '../schemas/stub.ts'
 import { tiNotFound, type EngineState } from './engine-state.ts'
-import type { EngineOptions } from './engine.ts'
+import type { EngineOptions } from './engine-options.ts'
 import { BadRequest, Conflict, NotFound, Unprocessable, uniqueConstraintDetail } from './errors.ts'
 import { endTry, setState, type Executor } from './executor.ts'
 import { uuid7 } from './ids.ts'

@@ -2,7 +2,7 @@
 // of the engine uses, per-try logs, and creating runs and task instances.
 import { randomUUID } from 'node:crypto'
 import type { StubConf } from '../schemas/stub.ts'
-import type { EngineOptions } from './engine.ts'
+import type { EngineOptions } from './engine-options.ts'
 import { NotFound } from './errors.ts'
 import { retriesOverride, type TaskAddress } from './injection.ts'
 import type { LogLevel } from './operators.ts'

@@ -3,30 +3,11 @@
 import { createControl } from './control.ts'
 import { createEngineState } from './engine-state.ts'
 import { createExecutor } from './executor.ts'
-import type { InjectionRules } from './injection.ts'
-import type { SideEffects } from './operators.ts'
+import type { EngineOptions } from './engine-options.ts'
 import { createReads } from './reads.ts'
-import type { EngineSnapshot } from './records.ts'
 import { createScheduler } from './scheduler.ts'
 
 export type { RunFilter, TiFilter } from './reads.ts'
-
-export interface EngineOptions {
-  taskMs: number
-  retryDelayMs: number
-  tickMs: number
-  maxPageLimit: number
-  maxActiveRuns: number
-  pausedAtCreation: boolean
-  rules: InjectionRules
-  importErrorDags: ReadonlySet<string>
-  effects: SideEffects
-  /** Signs log continuation tokens. */
-  secret: string
-  /** Persistence; absent: memory only. */
-  persistence?: { load: () => EngineSnapshot | null, save: (snapshot: EngineSnapshot) => void }
-  log?: (fields: Record<string, unknown>, message: string) => void
-}
 
 export function createEngine (options: EngineOptions) {
   const shared = createEngineState(options)

@@ -2,7 +2,7 @@
 // stopping it, and the state changes (set_state, end of a try) that the scheduler and the control operations share.
 import type { TaskInstanceState } from '@slipway/airflow-contract'
 import type { EngineState } from './engine-state.ts'
-import type { EngineOptions } from './engine.ts'
+import type { EngineOptions } from './engine-options.ts'
 import { planTask } from './injection.ts'
 import { runOperator, TaskFailure, type LogLevel, type OperatorContext } from './operators.ts'
 import { errorDetail, isoNow, seconds, type RunRecord, type TaskInstanceRecord } from './records.ts'

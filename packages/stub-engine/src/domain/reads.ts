@@ -5,7 +5,7 @@ import type {
   TaskInstanceState
 } from '@slipway/airflow-contract'
 import { tiNotFound, type EngineState } from './engine-state.ts'
-import type { EngineOptions } from './engine.ts'
+import type { EngineOptions } from './engine-options.ts'
 import { BadRequest, NotFound } from './errors.ts'
 import { mapCount } from './injection.ts'
 import { inRanges, orderItems, paginate, searchPattern, type Getter, type Page, type Ranges } from './queries.ts'

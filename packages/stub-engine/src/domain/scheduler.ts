@@ -3,7 +3,7 @@
 import { hostname as osHostname } from 'node:os'
 import { FINISHED_RUN_STATES } from '@slipway/airflow-contract'
 import type { EngineState } from './engine-state.ts'
-import type { EngineOptions } from './engine.ts'
+import type { EngineOptions } from './engine-options.ts'
 import { setState, type Executor } from './executor.ts'
 import { mapCount } from './injection.ts'
 import { uuid7 } from './ids.ts'
