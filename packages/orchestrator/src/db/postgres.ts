@@ -1,56 +1,9 @@
 // PostgreSQL (DATABASE_URL) through `pg`, the same tables and semantics as the embedded SQLite.
 import pg from 'pg'
-import type { ActionRecord, LockRecord, NoteRecord, Repositories, StartState } from './repositories.ts'
+import type { Repositories } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
 import { postgresStagingJournal } from './staging-journal.ts'
-
-type Row = Record<string, unknown>
-
-function toAction (row: Row): ActionRecord {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    parameters: JSON.parse(String(row.parameters)) as Record<string, unknown>,
-    dag_id: String(row.dag_id),
-    dag_execution_date: row.dag_execution_date === null ? null : String(row.dag_execution_date),
-    user: String(row.user),
-    datetime: String(row.datetime),
-    context_marker: String(row.context_marker),
-    committed_rev_id: row.committed_rev_id === null ? null : Number(row.committed_rev_id),
-    allow_intermediate_commits: Number(row.allow_intermediate_commits) === 1,
-    validation_failed: Number(row.validation_failed) === 1,
-    tags_done: Number(row.tags_done) === 1,
-    start_state: String(row.start_state) as StartState,
-    start_reason: row.start_reason === null ? null : String(row.start_reason),
-    trigger_at: row.trigger_at === null ? null : String(row.trigger_at)
-  }
-}
-
-function toNote (row: Row): NoteRecord {
-  return {
-    note_id: String(row.note_id),
-    assoc_id: String(row.assoc_id),
-    subject: String(row.subject),
-    sub_type: String(row.sub_type),
-    note_val: String(row.note_val),
-    verbosity: Number(row.verbosity),
-    link_url: row.link_url === null ? null : String(row.link_url),
-    is_auth_link: Number(row.is_auth_link) === 1,
-    note_timestamp: String(row.note_timestamp)
-  }
-}
-
-function toLock (row: Row): LockRecord {
-  return {
-    id: String(row.id),
-    lock_type: String(row.lock_type),
-    user: String(row.user),
-    reference_id: String(row.reference_id),
-    acquired_at: String(row.acquired_at),
-    expires_at: String(row.expires_at),
-    released: Number(row.released) === 1
-  }
-}
+import { toAction, toAudit, toLock, toNote, toStartStates, toValidationFailure, type Row } from './rows.ts'
 
 /** Connects, migrates (one advisory lock so two instances do not race), and answers the repositories. */
 export async function openPostgres (url: string, options: { schema?: string } = {}): Promise<Repositories> {
@@ -119,7 +72,7 @@ export async function openPostgres (url: string, options: { schema?: string } = 
         AND start_state IN ('pending', 'started') ORDER BY id DESC`, [query.contextMarker, query.user, query.name, query.since])).map(toAction),
       async startStates (ids) {
         const rows = ids.length === 0 ? [] : await q('SELECT id, start_state FROM actions WHERE id = ANY($1::text[])', [ids])
-        return new Map(rows.map((r) => [String(r.id), String(r.start_state) as StartState]))
+        return toStartStates(rows)
       },
       async detail (id, maxVerbosity) {
         // one round trip: the action row and, as JSON lists in the order each list read gives them, its failed
@@ -136,12 +89,8 @@ export async function openPostgres (url: string, options: { schema?: string } = 
         const list = (column: string): Row[] => row[column] as Row[]
         return {
           action: toAction(row),
-          validations: list('detail_validations').map((r) => ({
-            id: String(r.id), action_id: String(r.action_id), validation_name: String(r.validation_name), details: String(r.details)
-          })),
-          audit: list('detail_audit').map((r) => ({
-            id: String(r.id), action_id: String(r.action_id), command: String(r.command), user: String(r.user), datetime: String(r.datetime)
-          })),
+          validations: list('detail_validations').map(toValidationFailure),
+          audit: list('detail_audit').map(toAudit),
           actionNotes: list('detail_action_notes').map(toNote),
           stepNotes: list('detail_step_notes').map(toNote)
         }
@@ -149,15 +98,11 @@ export async function openPostgres (url: string, options: { schema?: string } = 
     },
     audit: {
       async insert (r) { await q('INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES ($1, $2, $3, $4, $5)', [r.id, r.action_id, r.command, r.user, r.datetime]) },
-      listFor: async (actionId) => (await q('SELECT id, action_id, command, "user", datetime FROM action_command_audit WHERE action_id = $1 ORDER BY datetime, id', [actionId])).map((r) => ({
-        id: String(r.id), action_id: String(r.action_id), command: String(r.command), user: String(r.user), datetime: String(r.datetime)
-      }))
+      listFor: async (actionId) => (await q('SELECT id, action_id, command, "user", datetime FROM action_command_audit WHERE action_id = $1 ORDER BY datetime, id', [actionId])).map(toAudit)
     },
     validationFailures: {
       async insert (r) { await q('INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES ($1, $2, $3, $4)', [r.id, r.action_id, r.validation_name, r.details]) },
-      listFor: async (actionId) => (await q('SELECT * FROM preflight_validation_failures WHERE action_id = $1 ORDER BY id', [actionId])).map((r) => ({
-        id: String(r.id), action_id: String(r.action_id), validation_name: String(r.validation_name), details: String(r.details)
-      }))
+      listFor: async (actionId) => (await q('SELECT * FROM preflight_validation_failures WHERE action_id = $1 ORDER BY id', [actionId])).map(toValidationFailure)
     },
     notes: {
       async insert (n) {

@@ -4,9 +4,8 @@
 // table, by this process or another, drops the cache before the next read. A polled action is read from the
 // database again only after something was written.
 import type { DatabaseSync } from 'node:sqlite'
-import type { ActionDetailRecord, ActionRecord, AuditRecord, NoteRecord, ValidationFailureRecord } from './repositories.ts'
-
-type Row = Record<string, unknown>
+import type { ActionDetailRecord, AuditRecord, ValidationFailureRecord } from './repositories.ts'
+import { toAction, toNote, type Row } from './rows.ts'
 
 /** Most answers kept: the actions being polled, not every action ever read. */
 const KEPT = 256
@@ -27,7 +26,7 @@ const DETAIL = `SELECT a.*,
     FROM notes n WHERE n.assoc_id >= $stepsFrom AND n.assoc_id < $stepsTo AND n.verbosity <= $stepsVerbosity) AS detail_step_notes
   FROM actions a WHERE a.id = $id`
 
-export function sqliteActionDetail (db: DatabaseSync, rows: { toAction: (row: Row) => ActionRecord, toNote: (row: Row) => NoteRecord }) {
+export function sqliteActionDetail (db: DatabaseSync) {
   const detail = db.prepare(DETAIL)
   const version = db.prepare('SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS data')
   const kept = new Map<string, ActionDetailRecord>()
@@ -45,11 +44,11 @@ export function sqliteActionDetail (db: DatabaseSync, rows: { toAction: (row: Ro
     if (row === undefined) return undefined
     const list = (column: string): Row[] => JSON.parse(String(row[column])) as Row[]
     return {
-      action: rows.toAction(row),
+      action: toAction(row),
       validations: list('detail_validations') as unknown as ValidationFailureRecord[],
       audit: list('detail_audit') as unknown as AuditRecord[],
-      actionNotes: list('detail_action_notes').map(rows.toNote),
-      stepNotes: list('detail_step_notes').map(rows.toNote)
+      actionNotes: list('detail_action_notes').map(toNote),
+      stepNotes: list('detail_step_notes').map(toNote)
     }
   }
 

@@ -2,58 +2,11 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
-import type { ActionRecord, AuditRecord, LockRecord, NoteRecord, Repositories, StartState, ValidationFailureRecord } from './repositories.ts'
+import type { AuditRecord, NoteRecord, Repositories, ValidationFailureRecord } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
 import { sqliteStagingJournal } from './staging-journal.ts'
 import { sqliteActionDetail } from './sqlite-action-detail.ts'
-
-type Row = Record<string, unknown>
-
-function toAction (row: Row): ActionRecord {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    parameters: JSON.parse(String(row.parameters)) as Record<string, unknown>,
-    dag_id: String(row.dag_id),
-    dag_execution_date: row.dag_execution_date === null ? null : String(row.dag_execution_date),
-    user: String(row.user),
-    datetime: String(row.datetime),
-    context_marker: String(row.context_marker),
-    committed_rev_id: row.committed_rev_id === null ? null : Number(row.committed_rev_id),
-    allow_intermediate_commits: Number(row.allow_intermediate_commits) === 1,
-    validation_failed: Number(row.validation_failed) === 1,
-    tags_done: Number(row.tags_done) === 1,
-    start_state: String(row.start_state) as StartState,
-    start_reason: row.start_reason === null ? null : String(row.start_reason),
-    trigger_at: row.trigger_at === null ? null : String(row.trigger_at)
-  }
-}
-
-function toNote (row: Row): NoteRecord {
-  return {
-    note_id: String(row.note_id),
-    assoc_id: String(row.assoc_id),
-    subject: String(row.subject),
-    sub_type: String(row.sub_type),
-    note_val: String(row.note_val),
-    verbosity: Number(row.verbosity),
-    link_url: row.link_url === null ? null : String(row.link_url),
-    is_auth_link: Number(row.is_auth_link) === 1,
-    note_timestamp: String(row.note_timestamp)
-  }
-}
-
-function toLock (row: Row): LockRecord {
-  return {
-    id: String(row.id),
-    lock_type: String(row.lock_type),
-    user: String(row.user),
-    reference_id: String(row.reference_id),
-    acquired_at: String(row.acquired_at),
-    expires_at: String(row.expires_at),
-    released: Number(row.released) === 1
-  }
-}
+import { toAction, toLock, toNote, toStartStates, type Row } from './rows.ts'
 
 /** Opens (and migrates) the database in `dataDir`, or in memory for `:memory:`. */
 export function openSqlite (dataDir: string): Repositories {
@@ -124,7 +77,7 @@ export function openSqlite (dataDir: string): Repositories {
   }
 
   // GET /actions/{id}'s one read, and its answers kept while nothing is written (sqlite-action-detail.ts)
-  const actionDetail = sqliteActionDetail(db, { toAction, toNote })
+  const actionDetail = sqliteActionDetail(db)
 
   return {
     actions: {
@@ -158,7 +111,7 @@ export function openSqlite (dataDir: string): Repositories {
       findRetries: async (q) => stmt.retries.all(q.contextMarker, q.user, q.name, q.since).map((r) => toAction(r as Row)),
       async startStates (ids) {
         const rows = ids.length === 0 ? [] : stmt.startStates.all(JSON.stringify(ids)) as Row[]
-        return new Map(rows.map((r) => [String(r.id), String(r.start_state) as StartState]))
+        return toStartStates(rows)
       },
       detail: async (id, maxVerbosity) => actionDetail(id, maxVerbosity)
     },
