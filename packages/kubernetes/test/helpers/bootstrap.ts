@@ -9,11 +9,18 @@ import { startProcess, stopProcess, waitForLine } from '../../src/processes.ts'
 
 /** The token the tests call the bootstrap service with (role admin in its token file). */
 export const CALLER_TOKEN = 'kube-real-caller-token'
+/** A caller the service knows whose role its policy does not let label nodes. */
+export const READER_TOKEN = 'kube-real-reader-token'
 
 function tokensFile (): { path: string, remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'slipway-kube-tokens-'))
   const path = join(dir, 'tokens.yaml')
-  writeFileSync(path, `tokens:\n  ${CALLER_TOKEN}: { user: operator, project: service, roles: [admin] }\n`)
+  writeFileSync(path, [
+    'tokens:',
+    `  ${CALLER_TOKEN}: { user: operator, project: service, roles: [admin] }`,
+    `  ${READER_TOKEN}: { user: watcher, project: service, roles: [reader] }`,
+    ''
+  ].join('\n'))
   return { path, remove: () => { rmSync(dir, { recursive: true, force: true }) } }
 }
 
@@ -36,11 +43,14 @@ export async function bootstrapApp (settings: Record<string, string>): Promise<B
 
 export interface LabelAnswer { status: number, body: Record<string, unknown> }
 
-export async function putLabels (app: BootstrapApp, node: string, labels: unknown): Promise<LabelAnswer> {
+/** PUT the labels as the caller with `token` (null: no token at all). */
+export async function putLabels (
+  app: BootstrapApp, node: string, labels: unknown, token: string | null = CALLER_TOKEN
+): Promise<LabelAnswer> {
   const res = await app.inject({
     method: 'PUT',
     url: `/api/v1.0/node-labels/${encodeURIComponent(node)}`,
-    headers: { 'x-auth-token': CALLER_TOKEN, 'content-type': 'application/json' },
+    headers: { ...(token === null ? {} : { 'x-auth-token': token }), 'content-type': 'application/json' },
     payload: JSON.stringify(labels)
   })
   return { status: res.statusCode, body: res.json() }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { LABELS_UPDATED } from '../../../bootstrap/src/routes/node-labels.ts'
 import { freePort, startKubernetes, type Kubernetes } from '../../src/kubernetes.ts'
-import { bootstrapApp, bootstrapProcess, CALLER_TOKEN, putLabels, type BootstrapApp, type BootstrapService } from '../helpers/bootstrap.ts'
+import { bootstrapApp, bootstrapProcess, CALLER_TOKEN, putLabels, READER_TOKEN, type BootstrapApp, type BootstrapService } from '../helpers/bootstrap.ts'
 import { onRealKubernetes } from '../helpers/real.ts'
 
 interface NodeView { labels: Record<string, string>, resourceVersion: string }
@@ -135,6 +135,18 @@ onRealKubernetes('the bootstrap service\'s node labels', () => {
         await kube.api.call('DELETE', `/apis/admissionregistration.k8s.io/v1/${kind}/slipway-no-quarantine`, { token: admin })
       }
     }
+  })
+
+  it('a caller without a token (401) or whose role may not label nodes (403): refused, the node untouched', async () => {
+    const name = await node({ a: '1' })
+    const before = await read(name)
+    const anonymous = await putLabels(app, name, { a: '2' }, null)
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.body).toMatchObject({ status: 'Failure', message: 'Unauthenticated', code: '401 Unauthorized', details: { errorType: 'ApiError' } })
+    const reader = await putLabels(app, name, { a: '2' }, READER_TOKEN)
+    expect(reader.status).toBe(403)
+    expect(reader.body).toMatchObject({ status: 'Failure', message: 'Forbidden', code: '403 Forbidden', details: { errorType: 'ApiError' } })
+    expect(await read(name)).toEqual(before)
   })
 
   it('an unknown node: 404 NodeNotFoundException', async () => {
