@@ -3,6 +3,7 @@
 import swagger from '@fastify/swagger'
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import { ErrorBodySchema } from '../schemas.ts'
+import { withQuery, type CommonRouteOptions } from './routes.ts'
 
 /** What the document says of the service. */
 export interface OpenApiInfo { title: string, version: string, description?: string }
@@ -37,6 +38,6 @@ export function installOpenApi (app: FastifyInstance, info: OpenApiInfo): void {
 }
 
 /** `GET <prefix>/openapi.json` (register under the API prefix): the document, without a token. */
-export async function openApiRoutes (app: FastifyInstance): Promise<void> {
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
+export async function openApiRoutes (app: FastifyInstance, options: CommonRouteOptions = {}): Promise<void> {
+  app.get('/openapi.json', { config: { public: true }, schema: withQuery({ hide: true }, options) }, async () => app.swagger())
 }
