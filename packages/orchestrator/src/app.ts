@@ -1,6 +1,5 @@
 // buildApp(deps): the orchestrator's routes on common's service app; never listens.
-import { Type } from 'typebox'
-import { VerbositySchema, acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, openApiRoutes, versionsRoutes } from '@slipway/common'
+import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, openApiRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Metrics, Policy } from '@slipway/common'
 import type { Configdocs } from './domain/configdocs.ts'
 import type { Actions } from './domain/actions.ts'
@@ -11,6 +10,7 @@ import { configdocsRoutes } from './routes/configdocs.ts'
 import { actionRoutes } from './routes/actions.ts'
 import { workflowRoutes } from './routes/workflows.ts'
 import { consoleRoutes } from './routes/console.ts'
+import { VerbosityOnlySchema } from './schemas/query.ts'
 
 export interface AppDeps {
   authenticator: Authenticator
@@ -43,22 +43,14 @@ export async function buildApp (deps: AppDeps) {
   })
   // spec §1.3: configdocs bodies of any content type are YAML, read as text; the actions routes read JSON
   acceptAllBodiesAsText(app)
-  // spec/orchestrator.md §1.6: every resource accepts verbosity, and rejects a bad one, first among its query
-  app.addHook('onRoute', (route) => {
-    const query = route.schema?.querystring as { properties?: Record<string, unknown> } | undefined
-    if (query?.properties?.verbosity !== undefined) return
-    const verbosity = { verbosity: Type.Optional(VerbositySchema) }
-    route.schema = {
-      ...route.schema,
-      querystring: query === undefined ? Type.Object(verbosity) : { ...query, properties: { ...verbosity, ...query.properties } }
-    }
-  })
-  await app.register(versionsRoutes)
-  await app.register(consoleRoutes)
+  // every resource takes verbosity, and refuses a bad one before anything else of its query: the routes declare it
+  const query = VerbosityOnlySchema
+  await app.register(versionsRoutes, { query })
+  await app.register(consoleRoutes, { query })
   await app.register(async (api) => {
-    await api.register(healthRoutes)
-    await api.register(apiIndexRoutes, { service: 'orchestrator' })
-    await api.register(openApiRoutes)
+    await api.register(healthRoutes, { query })
+    await api.register(apiIndexRoutes, { service: 'orchestrator', query })
+    await api.register(openApiRoutes, { query })
     await api.register(configdocsRoutes, { configdocs: deps.configdocs })
     await api.register(actionRoutes, { actions: deps.actions })
     await api.register(workflowRoutes, { workflows: deps.workflows, siteStatuses: deps.siteStatuses, notes: deps.notes })

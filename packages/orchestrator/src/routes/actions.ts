@@ -6,8 +6,9 @@ import type { Actions } from '../domain/actions.ts'
 import {
   ActionDetailSchema, ActionInputSchema, ActionParamsSchema, ActionSchema, ControlParamsSchema, CreateQuerySchema, CreatedActionSchema,
   LogParamsSchema, LogQuerySchema, LogTextSchema, RefusedActionSchema, StepDetailSchema, StepParamsSchema, ValidationFailureSchema,
-  ValidationParamsSchema, VerbosityQuerySchema
+  ValidationParamsSchema
 } from '../schemas/actions.ts'
+import { VerbosityOnlySchema } from '../schemas/query.ts'
 import { rule } from '../policy.ts'
 
 // an action's answer the domain hands out again unchanged while its inputs are (domain/kept-answers.ts) is turned into
@@ -29,8 +30,8 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
 
   app.get('/actions', {
     config: { policy: rule('list_actions') },
-    schema: { querystring: VerbosityQuerySchema, response: { 200: Type.Array(ActionSchema), 400: ErrorBodySchema } }
-  }, async (request) => await actions.list(request.query.verbosity ?? 1, request.ctx))
+    schema: { querystring: VerbosityOnlySchema, response: { 200: Type.Array(ActionSchema), 400: ErrorBodySchema } }
+  }, async (request) => await actions.list(request.query.verbosity, request.ctx))
 
   app.post('/actions', {
     config: { policy: rule('create_action') },
@@ -41,7 +42,7 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     }
   }, async (request, reply) => {
     const input = { name: request.body.name, parameters: request.body.parameters ?? {} }
-    const result = await actions.create(input, request.query['allow-intermediate-commits'] === true, request.ctx)
+    const result = await actions.create(input, request.query['allow-intermediate-commits'], request.ctx)
     if (!result.created) return await reply.code(409).send(result.body)
     return await reply.code(201).header('location', `/api/v1.0/actions/${result.body.id}`).send(result.body)
   })
@@ -50,11 +51,11 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     config: { policy: rule('get_action') },
     schema: {
       params: ActionParamsSchema,
-      querystring: VerbosityQuerySchema,
+      querystring: VerbosityOnlySchema,
       response: { 200: ActionDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
     }
   }, async (request, reply) => {
-    const answer = await actions.get(request.params.action_id, request.query.verbosity ?? 1, request.ctx)
+    const answer = await actions.get(request.params.action_id, request.query.verbosity, request.ctx)
     reply.type('application/json; charset=utf-8').serializer(serializeKept)
     return answer
   })
@@ -63,7 +64,7 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     config: { policy: rule('get_action_validation') },
     schema: {
       params: ValidationParamsSchema,
-      querystring: VerbosityQuerySchema,
+      querystring: VerbosityOnlySchema,
       response: { 200: ValidationFailureSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
     }
   }, async (request) => await actions.validation(request.params.action_id, request.params.validation_id))
@@ -72,10 +73,10 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     config: { policy: rule('get_action_step') },
     schema: {
       params: StepParamsSchema,
-      querystring: VerbosityQuerySchema,
+      querystring: VerbosityOnlySchema,
       response: { 200: StepDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
     }
-  }, async (request) => await actions.step(request.params.action_id, request.params.step_id, request.query.verbosity ?? 1, request.ctx))
+  }, async (request) => await actions.step(request.params.action_id, request.params.step_id, request.query.verbosity, request.ctx))
 
   app.get('/actions/:action_id/steps/:step_id/logs', {
     config: { policy: rule('get_action_step_logs') },
@@ -90,7 +91,7 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     config: { policy: rule('invoke_action_control') },
     schema: {
       params: ControlParamsSchema,
-      querystring: VerbosityQuerySchema,
+      querystring: VerbosityOnlySchema,
       response: { 202: Type.Unsafe<void>({ description: 'Accepted; empty body' }), 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema }
     }
   }, async (request, reply) => {

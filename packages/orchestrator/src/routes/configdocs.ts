@@ -44,7 +44,7 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
       body: typeof request.body === 'string' ? request.body : undefined,
       contentType: request.headers['content-type'],
       bufferMode: request.query.buffermode,
-      emptyCollection: request.query['empty-collection'] === true,
+      emptyCollection: request.query['empty-collection'],
       contentLength: Number.isFinite(length) ? length : 0
     }, request.ctx)
     return await reply.code(201).header('location', `/api/v1.0/configdocs/${collection}`).send(result)
@@ -59,9 +59,9 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
       response: { 200: textAnswer('application/x-yaml', YamlTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema }
     }
   }, async (request, reply) => {
-    const cleartext = request.query['cleartext-secrets'] === true
+    const cleartext = request.query['cleartext-secrets']
     if (cleartext) request.ctx.authorize(rule('get_configdocs_cleartext'))
-    const text = await configdocs.collection(request.params.collection_id, request.query.version ?? 'buffer', cleartext, request.ctx)
+    const text = await configdocs.collection(request.params.collection_id, request.query.version, cleartext, request.ctx)
     return await reply.type('application/x-yaml').send(text)
   })
 
@@ -69,9 +69,9 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
     config: { policy: rule('get_renderedconfigdocs') },
     schema: { querystring: DocumentsQuerySchema, response: { 200: textAnswer('application/x-yaml', YamlTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema } }
   }, async (request, reply) => {
-    const cleartext = request.query['cleartext-secrets'] === true
+    const cleartext = request.query['cleartext-secrets']
     if (cleartext) request.ctx.authorize(rule('get_renderedconfigdocs_cleartext'))
-    return await reply.type('application/x-yaml').send(await configdocs.rendered(request.query.version ?? 'buffer', cleartext, request.ctx))
+    return await reply.type('application/x-yaml').send(await configdocs.rendered(request.query.version, cleartext, request.ctx))
   })
 
   app.post('/commitconfigdocs', {
@@ -85,7 +85,7 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
       }
     }
   }, async (request, reply) => {
-    const result = await configdocs.commit({ force: request.query.force === true, dryrun: request.query.dryrun === true }, request.ctx)
+    const result = await configdocs.commit({ force: request.query.force, dryrun: request.query.dryrun }, request.ctx)
     return await reply.code(result.statusCode as 200 | 400).send(result.body)
   })
 }

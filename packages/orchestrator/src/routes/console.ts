@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { extname, join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { withQuery, type CommonRouteOptions } from '@slipway/common'
 
 export const CONSOLE_DIR = resolve(import.meta.dirname, '../../console')
 
@@ -53,8 +54,11 @@ function acceptsGzip (header: string | undefined): boolean {
   })
 }
 
-/** `GET /console` and `/console/` (the page), `GET /console/<file>` for each file of `folder`, nothing else. */
-export async function consoleRoutes (app: FastifyInstance, options: { folder?: string }): Promise<void> {
+/**
+ * `GET /console` and `/console/` (the page), `GET /console/<file>` for each file of `folder`, nothing else; each
+ * takes the `query` the orchestrator's other routes take.
+ */
+export async function consoleRoutes (app: FastifyInstance, options: { folder?: string } & CommonRouteOptions): Promise<void> {
   const files = list(options.folder ?? CONSOLE_DIR)
   const serve = (fileOf: () => ConsoleFile) => async (request: FastifyRequest, reply: FastifyReply) => {
     const file = fileOf()
@@ -75,12 +79,13 @@ export async function consoleRoutes (app: FastifyInstance, options: { folder?: s
     }
     return await reply.send(file.body)
   }
-  const config = { public: true }
+  // no part of the API: its schema, when it has one, only checks the query
+  const route = { config: { public: true }, ...(options.query === undefined ? {} : { schema: withQuery({ hide: true }, options) }) }
   for (const [name, file] of files) {
-    app.get(`/console/${name}`, { config }, serve(file))
+    app.get(`/console/${name}`, route, serve(file))
     if (name === 'index.html') {
-      app.get('/console', { config }, serve(file))
-      app.get('/console/', { config }, serve(file))
+      app.get('/console', route, serve(file))
+      app.get('/console/', route, serve(file))
     }
   }
 }

@@ -6,9 +6,10 @@ import type { Workflows } from '../domain/workflows.ts'
 import type { SiteStatuses } from '../domain/site-statuses.ts'
 import type { Notes } from '../domain/notes.ts'
 import {
-  NoteParamsSchema, NoteTextSchema, SITE_STATUS_FILTERS, SiteStatusesQuerySchema, SiteStatusesSchema, VerbosityOnlySchema,
+  NoteParamsSchema, NoteTextSchema, SITE_STATUS_FILTERS, SiteStatusesQuerySchema, SiteStatusesSchema,
   WorkflowDetailSchema, WorkflowParamsSchema, WorkflowSchema, WorkflowsQuerySchema, type SiteStatusFilter
 } from '../schemas/workflows.ts'
+import { VerbosityOnlySchema } from '../schemas/query.ts'
 import { rule } from '../policy.ts'
 
 const DURATION = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/

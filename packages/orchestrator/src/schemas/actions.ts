@@ -1,6 +1,7 @@
 // Wire shapes of the action routes (seed 000 §2.3–2.4, §4.6–4.11, §4.15; spec/orchestrator.md §3).
 import { Type, type Static } from 'typebox'
-import { ErrorEntrySchema, SeedBooleanSchema, VerbositySchema, type Wording } from '@slipway/common'
+import { ErrorEntrySchema, SeedBooleanSchema, type Wording } from '@slipway/common'
+import { QuerySchema, withDefault } from './query.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 const required = (message: string): Wording => ({ message })
@@ -16,11 +17,9 @@ export const ActionInputSchema = Type.Object({
 })
 export type ActionInput = Static<typeof ActionInputSchema>
 
-export const CreateQuerySchema = Type.Object({
-  verbosity: Type.Optional(VerbositySchema),
-  'allow-intermediate-commits': Type.Optional(SeedBooleanSchema('allow-intermediate-commits', 'Allow a site action over commits no site action has used'))
+export const CreateQuerySchema = QuerySchema({
+  'allow-intermediate-commits': withDefault(SeedBooleanSchema('allow-intermediate-commits', 'Allow a site action over commits no site action has used'))
 })
-export const VerbosityQuerySchema = Type.Object({ verbosity: Type.Optional(VerbositySchema) })
 
 export const ActionParamsSchema = Type.Object({ action_id: Type.String({ description: 'Action id (ULID)' }) })
 export const ValidationParamsSchema = Type.Object({ action_id: Type.String(), validation_id: Type.String() })
@@ -32,8 +31,7 @@ export const LogParamsSchema = Type.Object({
   action_id: Type.String({ minLength: 26, maxLength: 26, description: 'Action id (26 characters)', 'x-invalid': { message: 'Invalid Action ID!', reason: 'Action ids are 26 characters, got \'{value}\'' } satisfies Wording }),
   step_id: Type.String()
 })
-export const LogQuerySchema = Type.Object({
-  verbosity: Type.Optional(VerbositySchema),
+export const LogQuerySchema = QuerySchema({
   try: Type.Optional(Type.String({ pattern: '^[1-9]\\d{0,5}$', description: 'Attempt (1, 2, ...); default the last', 'x-invalid': { message: 'Invalid try parameter', reason: 'try must be a positive integer' } satisfies Wording }))
 })
 

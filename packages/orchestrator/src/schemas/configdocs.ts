@@ -1,6 +1,7 @@
 // Wire shapes of the configuration document routes (seed 000 §4.1–4.5, spec/orchestrator.md §2).
 import { Type, type Static } from 'typebox'
-import { SeedBooleanSchema, VerbositySchema, VersionNameSchema, oneOfPattern, type Wording } from '@slipway/common'
+import { SeedBooleanSchema, VersionNameSchema, oneOfPattern, type Wording } from '@slipway/common'
+import { QuerySchema, withDefault } from './query.ts'
 
 /** A collection name: a path segment the store can keep (no traversal, no separators). */
 export const CollectionIdSchema = Type.String({
@@ -15,8 +16,7 @@ export const CollectionParamsSchema = Type.Object({ collection_id: CollectionIdS
 
 /** `version` of GET /configdocs: two names, comma separated, or repeated `versions` (spec §2.2, the CLI's form). */
 const VersionListSchema = Type.Array(Type.String(), { description: 'Two versions to compare, e.g. committed,buffer' })
-export const StatusQuerySchema = Type.Object({
-  verbosity: Type.Optional(VerbositySchema),
+export const StatusQuerySchema = QuerySchema({
   version: Type.Optional(VersionListSchema),
   versions: Type.Optional(VersionListSchema)
 })
@@ -33,26 +33,23 @@ export const CollectionStatusSchema = Type.Object({
 export type CollectionStatus = Static<typeof CollectionStatusSchema>
 
 export const BUFFER_MODES = ['append', 'replace', 'rejectOnContents'] as const
-export const IngestQuerySchema = Type.Object({
-  verbosity: Type.Optional(VerbositySchema),
+export const IngestQuerySchema = QuerySchema({
   buffermode: Type.Optional(Type.String({
     pattern: oneOfPattern(BUFFER_MODES, true),
     description: `${BUFFER_MODES.join(', ')} (any case); default rejectOnContents`,
     'x-invalid': { message: 'Invalid buffermode', reason: 'buffermode must be append, replace or rejectOnContents, got \'{value}\'' } satisfies Wording
   })),
-  'empty-collection': Type.Optional(SeedBooleanSchema('empty-collection', 'Stage the collection empty, to delete it at commit; the body is ignored'))
+  'empty-collection': withDefault(SeedBooleanSchema('empty-collection', 'Stage the collection empty, to delete it at commit; the body is ignored'))
 })
 
-export const DocumentsQuerySchema = Type.Object({
-  verbosity: Type.Optional(VerbositySchema),
-  version: Type.Optional(VersionNameSchema),
-  'cleartext-secrets': Type.Optional(SeedBooleanSchema('cleartext-secrets', 'Secrets in cleartext (own policy rule)'))
+export const DocumentsQuerySchema = QuerySchema({
+  version: withDefault(VersionNameSchema),
+  'cleartext-secrets': withDefault(SeedBooleanSchema('cleartext-secrets', 'Secrets in cleartext (own policy rule)'))
 })
 
-export const CommitQuerySchema = Type.Object({
-  verbosity: Type.Optional(VerbositySchema),
-  force: Type.Optional(SeedBooleanSchema('force', 'Commit despite validation failures')),
-  dryrun: Type.Optional(SeedBooleanSchema('dryrun', 'Validate only, commit nothing'))
+export const CommitQuerySchema = QuerySchema({
+  force: withDefault(SeedBooleanSchema('force', 'Commit despite validation failures')),
+  dryrun: withDefault(SeedBooleanSchema('dryrun', 'Validate only, commit nothing'))
 })
 
 /** YAML documents, answered as text. */

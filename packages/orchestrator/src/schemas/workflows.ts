@@ -1,11 +1,11 @@
 // Wire shapes of the workflow, site status and note routes (seed 000 §2.5–2.7, §4.12–4.14, §4.16).
 import { Type, type TSchema } from 'typebox'
-import { VerbositySchema, type Wording } from '@slipway/common'
+import type { Wording } from '@slipway/common'
+import { QuerySchema } from './query.ts'
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
-export const WorkflowsQuerySchema = Type.Object({
-  verbosity: Type.Optional(VerbositySchema),
+export const WorkflowsQuerySchema = QuerySchema({
   since: Type.Optional(Type.String({ description: 'ISO 8601 date/time in the past, or an ISO 8601 duration back from now; default 30 days' }))
 })
 export const WorkflowParamsSchema = Type.Object({ workflow_id: Type.String({ description: '<dag_id>__<YYYY-MM-DDTHH:MM:SS.ffffff>' }) })
@@ -40,8 +40,7 @@ export const WorkflowDetailSchema = Type.Intersect([
 
 export const SITE_STATUS_FILTERS = ['nodes-provision-status', 'machines-power-state'] as const
 export type SiteStatusFilter = (typeof SITE_STATUS_FILTERS)[number]
-export const SiteStatusesQuerySchema = Type.Object({
-  verbosity: Type.Optional(VerbositySchema),
+export const SiteStatusesQuerySchema = QuerySchema({
   filters: Type.Optional(Type.String({ description: `Comma separated: ${SITE_STATUS_FILTERS.join(', ')}; default all` }))
 })
 /** Seed 000 §2.6 keys, or Shipyard's nodes_provision_status / machines_powerstate when configured so. */
@@ -56,4 +55,3 @@ export const NoteParamsSchema = Type.Object({
   })
 })
 export const NoteTextSchema = Type.String({ description: 'The text at the note\'s URL, as it is (text/plain)' })
-export const VerbosityOnlySchema = Type.Object({ verbosity: Type.Optional(VerbositySchema) })
