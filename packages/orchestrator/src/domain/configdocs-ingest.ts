@@ -12,11 +12,12 @@ import { bufferChanges, readVersions, type Versions } from './versions.ts'
 import { checkReset, planReset } from './buffer-reset.ts'
 import { hasDeploymentVersion, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { withBufferNote, type PlannedWrite, type Staging } from './staging.ts'
+import type { BufferModeChoice } from '../schemas/configdocs.ts'
 
 export interface IngestInput {
   body: string | undefined
   contentType?: string | undefined
-  bufferMode: string | undefined
+  bufferMode: BufferModeChoice
   emptyCollection: boolean
   contentLength: number
 }
@@ -141,15 +142,14 @@ export function createIngest (deps: {
 
   async function stage (collection: string, input: IngestInput, ctx: RequestContext): Promise<ValidationStatusBody> {
     const extra = checkBody(collection, input)
-    // append, replace or rejectOnContents in any case (the route's schema); the conflict names it as sent
-    const mode = (input.bufferMode ?? 'rejectOnContents').toLowerCase()
+    const { mode } = input.bufferMode
     const before = await readVersions(store, ctx)
     const changes = await bufferChanges(store, before, ctx)
-    const conflict = (): ConflictError => new ConflictError('Invalid collection specified for buffer', `Buffermode : ${input.bufferMode ?? 'rejectOnContents'}`, {
+    const conflict = (): ConflictError => new ConflictError('Invalid collection specified for buffer', `Buffermode : ${input.bufferMode.spelled}`, {
       errorList: [{ message: `Buffer is either not empty or the collection ${collection} is already in the buffer. Another buffermode (append or replace) may do what you want.` }]
     })
     const bufferEmpty = Object.keys(changes).length === 0
-    if (!bufferEmpty && mode === 'rejectoncontents') throw conflict()
+    if (!bufferEmpty && mode === 'rejectOnContents') throw conflict()
     if (!bufferEmpty && mode === 'append' && Object.hasOwn(changes, collection)) throw conflict()
     const reset = !bufferEmpty && mode === 'replace' ? await planReset(store, before.committed, changes, ctx) : undefined
     const staged: PlannedWrite = { collection, text: input.emptyCollection ? '' : input.body ?? '', kind: 'staged' }

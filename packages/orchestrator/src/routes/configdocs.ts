@@ -4,8 +4,8 @@ import { Type } from 'typebox'
 import { BadRequestError, ErrorBodySchema, TextBodySchema, VERSION_NAMES, ValidationStatusBodySchema, textAnswer, type VersionName } from '@slipway/common'
 import type { Configdocs } from '../domain/configdocs.ts'
 import {
-  CollectionParamsSchema, CollectionStatusSchema, CommitQuerySchema, DocumentsQuerySchema, IngestQuerySchema, StatusQuerySchema,
-  YamlTextSchema
+  BUFFER_MODES, CollectionParamsSchema, CollectionStatusSchema, CommitQuerySchema, DocumentsQuerySchema, IngestQuerySchema,
+  StatusQuerySchema, YamlTextSchema, type BufferModeChoice
 } from '../schemas/configdocs.ts'
 import { rule } from '../policy.ts'
 
@@ -16,6 +16,14 @@ export function comparisonOf (version: string[] | undefined, versions: string[] 
   if (list[0] === list[1]) throw new BadRequestError('Versions must be different for comparison', `Both versions are ${list[0] ?? ''}`)
   for (const v of list) if (!(VERSION_NAMES as readonly string[]).includes(v)) throw new BadRequestError('Invalid version detected', `${v} is not one of ${VERSION_NAMES.join(', ')}`)
   return list as [VersionName, VersionName]
+}
+
+/** `buffermode` (any letter case; the schema refuses other words): absent is rejectOnContents. */
+export function bufferModeOf (value: string | undefined): BufferModeChoice {
+  const spelled = value ?? 'rejectOnContents'
+  const mode = BUFFER_MODES.find((m) => m.toLowerCase() === spelled.toLowerCase())
+  if (mode === undefined) throw new BadRequestError('Invalid buffermode', `buffermode must be append, replace or rejectOnContents, got '${spelled}'`)
+  return { mode, spelled }
 }
 
 export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdocs }> = async (app, { configdocs }) => {
@@ -43,7 +51,7 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
     const result = await configdocs.ingest(collection, {
       body: typeof request.body === 'string' ? request.body : undefined,
       contentType: request.headers['content-type'],
-      bufferMode: request.query.buffermode,
+      bufferMode: bufferModeOf(request.query.buffermode),
       emptyCollection: request.query['empty-collection'],
       contentLength: Number.isFinite(length) ? length : 0
     }, request.ctx)

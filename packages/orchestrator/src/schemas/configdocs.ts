@@ -32,7 +32,14 @@ export const CollectionStatusSchema = Type.Object({
 })
 export type CollectionStatus = Static<typeof CollectionStatusSchema>
 
+/**
+ * How a staging treats what the buffer holds already: `rejectOnContents` (the default) refuses it unless the buffer is
+ * empty, `append` unless the collection is in it already, `replace` resets the buffer to the committed documents first.
+ */
 export const BUFFER_MODES = ['append', 'replace', 'rejectOnContents'] as const
+export type BufferMode = (typeof BUFFER_MODES)[number]
+/** A buffer mode as the request named it: the mode, and its spelling (any letter case), which a refusal repeats. */
+export interface BufferModeChoice { mode: BufferMode, spelled: string }
 export const IngestQuerySchema = QuerySchema({
   buffermode: Type.Optional(Type.String({
     pattern: oneOfPattern(BUFFER_MODES, true),

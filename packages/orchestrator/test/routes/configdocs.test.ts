@@ -35,6 +35,18 @@ describe('POST /api/v1.0/configdocs/{collection_id}', () => {
     expect(again.statusCode).toBe(409)
   })
 
+  it('takes the buffer mode in any letter case, and a refusal names it as it was sent', async () => {
+    const stack = await buildTestStack()
+    expect((await post(stack, 'global', GLOBAL_YAML)).statusCode).toBe(201)
+    const reject = await post(stack, 'site', SITE_YAML, '?buffermode=REJECTonContents')
+    expect(reject.statusCode).toBe(409)
+    expect(reject.json()).toMatchObject({ message: 'Invalid collection specified for buffer', reason: 'Buffermode : REJECTonContents', code: '409 Conflict' })
+    expect((await post(stack, 'site', SITE_YAML, '?buffermode=Append')).statusCode).toBe(201)
+    const again = await post(stack, 'site', SITE_YAML.replace('10.0.0.53', '10.0.0.54'), '?buffermode=APPEND')
+    expect(again.statusCode).toBe(409)
+    expect(again.json()).toMatchObject({ reason: 'Buffermode : APPEND' })
+  })
+
   it('clears the buffer first with buffermode=replace', async () => {
     const stack = await buildTestStack()
     await post(stack, 'global', GLOBAL_YAML)
