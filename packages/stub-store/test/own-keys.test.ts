@@ -48,4 +48,16 @@ describe('keys named like prototype properties', () => {
     expect(child.constructor).toEqual({ polluted: 'x' })
     expect(child.keep).toBe(1)
   })
+
+  it('are copied as data by a substitution of a whole mapping into the data itself', async () => {
+    const app = await buildTestApp()
+    const body = layeringPolicy(['site']) + [
+      doc({ schema: 'src/Values/v1', name: 'vals', layer: 'site', data: { m: withProto('{"__proto__": {"x": 1}, "y": 2}') } }),
+      doc({ name: 'd', layer: 'site', substitutions: [{ src: { schema: 'src/Values/v1', name: 'vals', path: '.m' }, dest: { path: '.' } }], data: { own: 1 } })
+    ].join('')
+    expect((await put(app, 'site', body)).statusCode).toBe(200)
+    const data = (await rendered(app, 1)).d.data as Record<string, unknown>
+    expect(Object.keys(data)).toEqual(['own', '__proto__', 'y'])
+    expect(Object.getOwnPropertyDescriptor(data, '__proto__')?.value).toEqual({ x: 1 })
+  })
 })

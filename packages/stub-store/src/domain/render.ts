@@ -1,65 +1,19 @@
-// Rendering (spec §9): layering policy and layer checks, parent selection, replacement, substitution
-// sources, dependency order, then layering actions and substitutions per document. Documents are
-// indexed by labels, by (schema, name) and by meta so no step scans the whole set per document.
-import { StoreError } from '../errors.ts'
+// Rendering: the layering policy and layer checks, parent selection, replacement, substitution sources and
+// dependency order, then each document's layering actions (layering-actions.ts) and substitutions
+// (substitution.ts). Documents are indexed by labels, by (schema, name) and by meta so no step scans the whole set
+// per document.
+import type { StoreError } from '../errors.ts'
 import { isAbstract, isControl, LAYERING_POLICY, metaKey } from './documents.ts'
-import { deleteAt, getAt, getSourceAt, parseActionPath, parsePath, PathError, setAt, type Segment } from './paths.ts'
-import { deleteFirstEqual, quirkActionPath } from './quirks.ts'
-import { clone, deepEqual, isMapping, numericValue, ownValue, pyStr, setKey, type Mapping } from './values.ts'
+import { applyActions } from './layering-actions.ts'
+import { docRef, err, type Node, type RenderDocument, type RenderOptions } from './render-node.ts'
+import { substitute } from './substitution.ts'
+import { clone, deepEqual, isMapping, numericValue, type Mapping } from './values.ts'
 
-export interface RenderDocument {
-  id: number
-  schema: string
-  name: string
-  layer: string
-  metadata: Mapping
-  /** For encrypted documents, the secret (already resolved from its reference). */
-  data: unknown
-  bucket: string
-  /** Origin revision, shown as `status.revision`. */
-  revision: number
-}
-
-interface Node {
-  doc: RenderDocument
-  index: number
-  control: boolean
-  abstract: boolean
-  replacement: boolean
-  selector: Mapping | undefined
-  actions: unknown[] | undefined
-  layerIndex: number
-  parent: Node | undefined
-  parentCount: number
-  replacedBy: Node | undefined
-  current: unknown
-  metadata: Mapping
-  encryptedSource: boolean
-  deps: Node[]
-}
-
-const err = (status: number, type: string, message: string): StoreError => new StoreError(status, type, message)
-
-const docRef = (d: RenderDocument): string => `[${d.schema}, ${d.layer === '' ? 'None' : d.layer}] ${d.name}`
+export type { RenderDocument, RenderOptions } from './render-node.ts'
 
 function labelKey (key: string, value: unknown): string {
   // 1.0 and 1 select each other (Python's ==), so they share a key
   return `${key}\u0000${typeof value === 'string' ? value : JSON.stringify(numericValue(value))}`
-}
-
-/** Python-flavoured regex source to JavaScript (named groups). */
-function compileRegex (source: string, flags: string): RegExp {
-  try {
-    return new RegExp(source.replace(/\(\?P<([A-Za-z_]\w*)>/g, '(?<$1>').replace(/\(\?P=([A-Za-z_]\w*)\)/g, '\\k<$1>'), flags)
-  } catch (error) {
-    throw err(400, 'InvalidSubstitutionPattern', `The substitution pattern ${source} is not a valid regular expression: ${(error as Error).message}`)
-  }
-}
-
-export interface RenderOptions {
-  cleartextSecrets: boolean
-  /** Layering actions as Deckhand applies them (quirks.ts): `.data` cut as text, `delete` of the first equal value. */
-  deckhandQuirks?: boolean
 }
 
 /**
@@ -297,171 +251,4 @@ function processNode (n: Node, sources: Map<string, Node>, options: RenderOption
     substitute(n, subs, sources, options)
   }
   if (n.replacement && p !== undefined) p.current = n.current
-}
-
-function missingKey (action: unknown, p: Node, c: Node): StoreError {
-  return err(400, 'MissingDocumentKey', `Missing action path in ${pyStr(action)} needed for layering from either the data section of the parent [${p.doc.schema}, ${p.doc.layer}] ${p.doc.name} or child [${c.doc.schema}, ${c.doc.layer}] ${c.doc.name} document.`)
-}
-
-/** Deep-merges `src` into `dst` (mappings recurse, everything else replaced by the child's copy). */
-function deepMerge (dst: Mapping, src: Mapping): void {
-  for (const k in src) {
-    const s = src[k]
-    const d = ownValue(dst, k)
-    if (isMapping(s) && isMapping(d)) deepMerge(d, s)
-    else setKey(dst, k, clone(s))
-  }
-}
-
-function applyActions (parentData: unknown, n: Node, quirks: boolean): unknown {
-  const p = n.parent as Node
-  let work: unknown = parentData === null || parentData === undefined ? {} : clone(parentData)
-  const child = n.doc.data
-  for (const action of n.actions as unknown[]) {
-    const a = isMapping(action) ? action : {}
-    const method = a.method
-    let segs: Segment[]
-    try {
-      segs = quirks ? parsePath(quirkActionPath(String(a.path))) : parseActionPath(String(a.path))
-    } catch (error) {
-      throw err(400, 'InvalidDocumentFormat', `Invalid layering action path ${String(a.path)} in document ${docRef(n.doc)}: ${(error as Error).message}`)
-    }
-    try {
-      if (method === 'merge' || method === 'replace') {
-        const c = getAt(child, segs)
-        if (c === undefined || c === null) throw missingKey(action, p, n)
-        if (method === 'merge') {
-          const existing = getAt(work, segs)
-          if (isMapping(existing) && isMapping(c)) deepMerge(existing, c)
-          else work = setAt(work, segs, clone(c))
-        } else {
-          work = setAt(work, segs, clone(c))
-        }
-      } else if (method === 'delete') {
-        if (segs.length === 0) {
-          work = {}
-        } else {
-          const existing = getAt(work, segs)
-          if (existing === undefined || existing === null) throw missingKey(action, p, n)
-          if (quirks) deleteFirstEqual(work, existing)
-          else deleteAt(work, segs)
-        }
-      } else {
-        throw err(400, 'UnsupportedActionMethod', `Method in ${pyStr(n.actions)} is invalid for document ${docRef(n.doc)}.`)
-      }
-    } catch (error) {
-      if (error instanceof PathError) throw err(400, 'MissingDocumentKey', `${missingKey(action, p, n).message} ${error.message}`)
-      throw error
-    }
-  }
-  return work
-}
-
-function replacePattern (text: string, pattern: RegExp, value: unknown): string {
-  const replacement = typeof value === 'string' ? value : pyStr(value)
-  return text.replace(pattern, () => replacement)
-}
-
-function recurseReplace (value: unknown, pattern: RegExp, literal: string, v: unknown, depth: number): unknown {
-  if (depth === 0) return value
-  const nextDepth = depth < 0 ? depth : depth - 1
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i]
-      if (typeof item === 'string') { if (item.includes(literal)) value[i] = replacePattern(item, pattern, v) } else value[i] = recurseReplace(item, pattern, literal, v, nextDepth)
-    }
-  } else if (isMapping(value)) {
-    for (const k in value) {
-      const item = value[k]
-      if (typeof item === 'string') { if (item.includes(literal)) value[k] = replacePattern(item, pattern, v) } else value[k] = recurseReplace(item, pattern, literal, v, nextDepth)
-    }
-  }
-  return value
-}
-
-/**
- * Issue 21: Deckhand's jsonpath-ng writes only the first element of a list substituted into a list index
- * (`.hosts[1]`), silently dropping the rest. No site means that, so the stand-in refuses it with a 400 that names
- * the difference instead of rendering something Deckhand would render differently.
- */
-function listIntoIndex (n: Node, destPath: string): StoreError {
-  return err(400, 'SubstitutionDestinationInvalid', `Cannot substitute a list into the list index ${destPath} of ${docRef(n.doc)}: Deckhand writes only the list's first element there. Substitute into the parent path, or one element with src.path.`)
-}
-
-function substitute (n: Node, subs: unknown[], sources: Map<string, Node>, options: RenderOptions): void {
-  for (const sub of subs) {
-    if (!isMapping(sub) || !isMapping(sub.src)) continue
-    const src = sub.src
-    const source = sources.get(`${String(src.schema)}\u0000${String(src.name)}`)
-    if (source === undefined) {
-      throw err(409, 'SubstitutionSourceNotFound', `Required substitution source document [${String(src.schema)}] ${String(src.name)} was not found, yet is referenced by [${n.doc.schema}] ${n.doc.name}.`)
-    }
-    const srcPath = String(src.path)
-    let value: unknown
-    const sourceData = source.current
-    try {
-      value = isMapping(sourceData) ? getSourceAt(sourceData, parsePath(srcPath)) : sourceData
-    } catch (error) {
-      throw err(400, 'SubstitutionSourceDataNotFound', `Invalid src.path ${srcPath} in a substitution of ${docRef(n.doc)}: ${(error as Error).message}`)
-    }
-    if (value === undefined || value === null) {
-      throw err(400, 'SubstitutionSourceDataNotFound', `Required substitution source secret was not found at path ${srcPath} in source document [${source.doc.schema}, ${source.doc.layer}] ${source.doc.name} which is referenced by destination document [${n.doc.schema}, ${n.doc.layer}] ${n.doc.name} under its \`metadata.substitutions\`.`)
-    }
-    if (typeof src.pattern === 'string') {
-      if (typeof value !== 'string') {
-        throw err(400, 'SubstitutionSourceDataNotFound', `The substitution source value at path ${srcPath} in [${source.doc.schema}] ${source.doc.name} must be a string to apply src.pattern ${src.pattern}.`)
-      }
-      const m = compileRegex(src.pattern, '').exec(value)
-      if (m !== null) {
-        const group = typeof src.match_group === 'number' ? src.match_group : 0
-        const g = m[group]
-        if (g === undefined) {
-          throw err(400, 'SubstitutionSourceDataNotFound', `The src.pattern ${src.pattern} has no group ${group} (substitution of ${docRef(n.doc)}).`)
-        }
-        value = g
-      }
-    }
-    const dests = Array.isArray(sub.dest) ? sub.dest : [sub.dest]
-    for (const d of dests) {
-      if (!isMapping(d)) continue
-      const destPath = String(d.path)
-      let segs: Segment[]
-      try {
-        segs = parsePath(destPath)
-      } catch (error) {
-        throw err(400, 'InvalidDocumentFormat', `Invalid dest.path ${destPath} in ${docRef(n.doc)}: ${(error as Error).message}`)
-      }
-      try {
-        if (typeof d.pattern !== 'string') {
-          if (Array.isArray(value) && typeof segs[segs.length - 1] === 'number') throw listIntoIndex(n, destPath)
-          const v = clone(value)
-          if (segs.length === 0) {
-            n.current = isMapping(n.current) && isMapping(v) ? Object.assign(n.current, v) : v
-          } else {
-            n.current = setAt(n.current, segs, v)
-          }
-          continue
-        }
-        const pattern = compileRegex(d.pattern, 'g')
-        const target = getAt(n.current, segs)
-        const recurse = isMapping(d.recurse) ? d.recurse : undefined
-        if (typeof target === 'string') {
-          n.current = setAt(n.current, segs, replacePattern(target, pattern, value))
-        } else if (recurse !== undefined && (Array.isArray(target) || isMapping(target))) {
-          recurseReplace(target, pattern, d.pattern, value, typeof recurse.depth === 'number' ? recurse.depth : -1)
-        } else {
-          throw err(400, 'MissingDocumentPattern', `The destination document's \`data\` section is missing the pattern ${d.pattern} specified under \`substitutions.dest.pattern\` at path ${destPath}, specified under \`substitutions.dest.path\`.`)
-        }
-      } catch (error) {
-        if (error instanceof PathError) {
-          throw err(400, 'SubstitutionDestinationInvalid', `Cannot substitute into ${docRef(n.doc)} at ${destPath}: ${error.message}`)
-        }
-        throw error
-      }
-    }
-    if (source.metadata.storagePolicy === 'encrypted' && !options.cleartextSecrets) n.encryptedSource = true
-  }
-  if (n.encryptedSource && n.metadata.storagePolicy !== 'encrypted') {
-    n.metadata = { ...n.metadata, storagePolicy: 'encrypted' }
-  }
 }
