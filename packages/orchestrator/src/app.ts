@@ -9,6 +9,8 @@ import type { Notes } from './domain/notes.ts'
 import { configdocsRoutes } from './routes/configdocs.ts'
 import { actionRoutes } from './routes/actions.ts'
 import { workflowRoutes } from './routes/workflows.ts'
+import { siteStatusRoutes } from './routes/site-statuses.ts'
+import { noteRoutes } from './routes/notes.ts'
 import { consoleRoutes } from './routes/console.ts'
 import { VerbosityOnlySchema } from './schemas/query.ts'
 
@@ -53,7 +55,9 @@ export async function buildApp (deps: AppDeps) {
     await api.register(openApiRoutes, { query })
     await api.register(configdocsRoutes, { configdocs: deps.configdocs })
     await api.register(actionRoutes, { actions: deps.actions })
-    await api.register(workflowRoutes, { workflows: deps.workflows, siteStatuses: deps.siteStatuses, notes: deps.notes })
+    await api.register(workflowRoutes, { workflows: deps.workflows })
+    await api.register(siteStatusRoutes, { siteStatuses: deps.siteStatuses })
+    await api.register(noteRoutes, { notes: deps.notes })
   }, { prefix: '/api/v1.0' })
   return app
 }

@@ -1,7 +1,7 @@
 // Site statuses from the provisioner's node inventory (seed 000 §2.6, §4.14; spec/orchestrator.md §5).
 import type { RequestContext } from '@slipway/common'
 import type { ProvisionerClient } from '../clients/provisioner.ts'
-import type { SiteStatusFilter } from '../schemas/workflows.ts'
+import type { SiteStatusFilter } from '../schemas/site-statuses.ts'
 
 const LEGACY_KEYS: Record<SiteStatusFilter, string> = { 'nodes-provision-status': 'nodes_provision_status', 'machines-power-state': 'machines_powerstate' }
 
