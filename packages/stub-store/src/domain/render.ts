@@ -20,8 +20,8 @@ function labelKey (key: string, value: unknown): string {
  * Renders a revision's documents. Returns every document processed, in dependency order, with rendered
  * data; the caller leaves out abstract, replaced and hidden ones (`returned`). A document's metadata is its
  * stored one, with `storagePolicy: encrypted` when it received a value from an encrypted source while secrets
- * are redacted (spec §9.7.4); substitution paths stay as written, so DataSchema validation masks the real
- * destinations (§11), and the redaction of §9.10 step 7 and §12 hashes them when the document is shown.
+ * are redacted; substitution paths stay as written, so DataSchema validation masks the real destinations, and
+ * the redaction hashes them when the document is shown.
  */
 export function renderDocuments (
   docs: RenderDocument[],
@@ -125,7 +125,7 @@ export function renderDocuments (
   return { documents, returned: (d) => returnedSet.has(d) }
 }
 
-/** Parent selection exactly as upstream counts it (spec §9.2). */
+/** Parent selection exactly as upstream counts it: the nearest layer above with a match, one parent there. */
 function selectParents (nodes: Node[], layerOrder: string[]): void {
   const childrenByLabel = new Map<string, Node[]>()
   for (const n of nodes) {
@@ -178,7 +178,7 @@ function selectParents (nodes: Node[], layerOrder: string[]): void {
   }
 }
 
-/** Replacement rules checked before anything renders (spec §9.3). */
+/** Replacement rules checked before anything renders. */
 function checkReplacements (nodes: Node[]): void {
   const invalid = (n: Node, reason: string): StoreError =>
     err(400, 'InvalidDocumentReplacement', `Replacement document ${docRef(n.doc)} is invalid. Reason: ${reason}`)
