@@ -1,39 +1,28 @@
 // Actions (seed 000 §2.3–2.4, §3, §4.7, §4.11; spec/orchestrator.md §3): creation with pre-run validations, control
-// and the site-action tags; starting the run (saved first, then triggered) is actions-start.ts, reconciling the
-// actions with the engine actions-reconcile.ts, and the reads (entity, steps, logs) action-reads.ts.
+// and the site-action tags; the checks before a run are pre-run-checks.ts, starting the run (saved first, then
+// triggered) actions-start.ts, reconciling the actions with the engine actions-reconcile.ts, and the reads (entity,
+// steps, logs) action-reads.ts.
 import {
-  BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, newUlid,
-  type RequestContext, type ValidationMessage
+  BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, newUlid, type RequestContext
 } from '@slipway/common'
-import type { Repositories, ActionRecord } from '../db/repositories.ts'
+import type { Repositories, ActionRecord, AuditRecord } from '../db/repositories.ts'
 import type { EngineClient, EngineRun } from '../clients/engine.ts'
 import type { StoreClient } from '../clients/store.ts'
-import { ACTIONS, EXCLUSIVE_DAGS, FAILED_STEP_STATES, type ActionKind } from './catalog.ts'
+import { ACTIONS, FAILED_STEP_STATES, type ActionKind } from './catalog.ts'
 import { createActionReads } from './action-reads.ts'
 import { directReads, type EngineReads } from './engine-watch.ts'
-import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
+import type { VersionSeverity } from './deployment-configuration.ts'
 import { executionDate, plainTimestamp } from './format.ts'
-import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions, type Versions } from './versions.ts'
+import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions } from './versions.ts'
 import type { Notes } from './notes.ts'
 import type { DatabaseLease } from './database-lease.ts'
 import { createActionStarter, targetNodesOf } from './actions-start.ts'
 import { createActionReconciler } from './actions-reconcile.ts'
+import { createPreRunChecks, PreRunFailure } from './pre-run-checks.ts'
 
 export { targetNodesOf } from './actions-start.ts'
 
 export interface CreateActionInput { name: string, parameters: Record<string, unknown> }
-
-class PreRunFailure extends Error {
-  readonly title: string
-  readonly details: string
-  readonly messages: ValidationMessage[]
-  constructor (title: string, details: string, messages: ValidationMessage[] = []) {
-    super(title)
-    this.title = title
-    this.details = details
-    this.messages = messages
-  }
-}
 
 const FINISHED = new Set(['success', 'failed'])
 
@@ -94,6 +83,7 @@ export function createActions (deps: {
   const starter = createActionStarter({
     repos, engine, reads, designRef: deps.designRef, graceMs: deps.startGraceMs ?? 60_000, afterTrigger: deps.afterTrigger
   })
+  const checks = createPreRunChecks({ repos, engine, store, starter, deploymentVersionCommit: deps.deploymentVersionCommit })
   const reconciler = createActionReconciler({ repos, reads, starter, dagIds: [...new Set(Object.values(ACTIONS).map((a) => a.dagId))] })
   const { startLock } = deps
   let queue: Promise<unknown> = Promise.resolve()
@@ -105,67 +95,6 @@ export function createActions (deps: {
     const mine = queue.then(async () => await startLock.withLock(ctx, work))
     queue = mine.catch(() => undefined)
     return await mine
-  }
-
-  const checking = new Map<string, Promise<ValidationMessage[]>>()
-
-  /**
-   * The deployment documents' messages for a revision. Requests that ask while a check of the same revision is
-   * under way share it: a burst of creates renders the site once, not once each.
-   */
-  async function deploymentMessages (revision: number, mode: 'full' | 'basic', ctx: RequestContext): Promise<ValidationMessage[]> {
-    const key = `${revision}/${mode}`
-    const running = checking.get(key)
-    if (running !== undefined) return await running
-    const check = (async () => {
-      const render = await store.rendered(revision, false, ctx, { schemas: DEPLOYMENT_SCHEMAS })
-      return render.ok
-        ? checkDeploymentConfiguration(parseDocuments(render.text), mode, deps.deploymentVersionCommit)
-        : [{ kind: 'ValidationMessage' as const, name: 'DocumentLookupError', error: true, message: `The committed documents could not be rendered (${render.status})`, level: 'Error', documents: [], diagnostic: null }]
-    })()
-    checking.set(key, check)
-    try {
-      return await check
-    } finally {
-      checking.delete(key)
-    }
-  }
-
-  /** The pre-run validators of `kind` in `phase`: `independent` ones first, the `exclusive` in-progress check last. */
-  async function runValidators (kind: (typeof ACTIONS)[string], input: CreateActionInput, allowIntermediate: boolean, v: Versions, ctx: RequestContext, phase: 'independent' | 'exclusive'): Promise<void> {
-    for (const validator of kind.validators) {
-      if (validator === 'target-nodes') continue // checked before anything is stored
-      if ((validator === 'no-site-action-running') !== (phase === 'exclusive')) continue
-      if (validator === 'committed-revision' && v.committed === undefined) {
-        throw new PreRunFailure('No committed configdocs', 'Unable to locate a committed revision in the document store; commit configuration documents first.')
-      }
-      if (validator === 'intermediate-commits' && !allowIntermediate) {
-        const committed = v.revisions.filter((r) => r.tags.includes('committed'))
-        const previous = committed.at(-2)
-        if (previous !== undefined && !previous.tags.includes(SITE_ACTION_SUCCESS) && !previous.tags.includes(SITE_ACTION_FAILURE)) {
-          throw new PreRunFailure('Intermediate commit detected', 'The committed revision has earlier commits not yet used by a site action. Rerun with allow-intermediate-commits=true if they are intended.')
-        }
-      }
-      if ((validator === 'deployment-basic' || validator === 'deployment-full') && v.committed !== undefined) {
-        const messages = await deploymentMessages(v.committed, validator === 'deployment-full' ? 'full' : 'basic', ctx)
-        const errors = messages.filter((m) => m.error)
-        const continueOnFail = String(input.parameters['continue-on-fail'] ?? '').toLowerCase() === 'true'
-        if (errors.length > 0 && !continueOnFail) {
-          throw new PreRunFailure('Document validation failed', errors.map((m) => m.message).join('; '), errors)
-        }
-      }
-      if (validator === 'no-site-action-running') {
-        // a site action whose start the engine has not confirmed may yet run: it is settled first, or it blocks
-        for (const pending of await repos.actions.listStartPending()) {
-          if (!EXCLUSIVE_DAGS.includes(pending.dag_id) || await starter.settle(pending, ctx) !== 'pending') continue
-          throw new PreRunFailure('Another site action is in progress', `Action ${pending.id} (${pending.name}) is waiting for the engine to confirm its run; GET /actions/${pending.id} shows when it has started or failed to start.`)
-        }
-        const running = (await engine.runs({ dagIds: EXCLUSIVE_DAGS }, ctx)).filter((r) => r.state === 'queued' || r.state === 'running')
-        if (running.length > 0) {
-          throw new PreRunFailure('Another site action is in progress', `Workflow run ${running.map((r) => `${r.dag_id}/${r.dag_run_id}`).join(', ')} is ${running[0]?.state ?? 'running'}; wait for it to finish or stop it first.`)
-        }
-      }
-    }
   }
 
   /** Runs `work` one at a time per caller's context marker in this process (a retry waits for its first try). */
@@ -231,15 +160,16 @@ export function createActions (deps: {
     return { created: true as const, body: createdBody(action) }
   }
 
+  /**
+   * A new action: its kind known and allowed to the caller, its target nodes (when it has them) given, then — one
+   * request of the caller's context marker at a time — the same request again answered as before, or a new action
+   * checked, saved and started.
+   */
   async function create (input: CreateActionInput, allowIntermediate: boolean, ctx: RequestContext) {
-    // own keys only: a name like `constructor` is no action (and no policy rule)
-    const kind = Object.hasOwn(ACTIONS, input.name) ? ACTIONS[input.name] : undefined
-    if (kind === undefined) throw new BadRequestError('Unable to start action', `Unsupported Action: ${input.name}`)
+    const kind = kindOf(input.name)
     ctx.authorize(`workflow_orchestrator:action_${input.name}`)
     const parameters = { ...input.parameters }
-    if (kind.validators.includes('target-nodes') && targetNodesOf(parameters.target_nodes) === undefined) {
-      throw new BadRequestError('Invalid target_nodes parameter', 'target_nodes must be a non-empty list of node names (or a comma-separated string)')
-    }
+    requireTargetNodes(kind, parameters)
     return await perMarker(ctx, async () => {
       const earlier = await earlierTry(input, allowIntermediate, ctx)
       if (earlier !== undefined) return await retry(earlier, kind, ctx)
@@ -247,21 +177,63 @@ export function createActions (deps: {
     })
   }
 
+  /** The kind of action a name asks for; own keys only, so a name like `constructor` is no action (and no rule). */
+  function kindOf (name: string): ActionKind {
+    const kind = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined
+    if (kind === undefined) throw new BadRequestError('Unable to start action', `Unsupported Action: ${name}`)
+    return kind
+  }
+
+  /** An action on nodes names them: checked before anything is stored, so a bad list is a plain 400. */
+  function requireTargetNodes (kind: ActionKind, parameters: Record<string, unknown>): void {
+    if (!kind.validators.includes('target-nodes') || targetNodesOf(parameters.target_nodes) !== undefined) return
+    throw new BadRequestError('Invalid target_nodes parameter', 'target_nodes must be a non-empty list of node names (or a comma-separated string)')
+  }
+
+  /**
+   * A new action: the pre-run checks, then saved and started; a failed check saves it refused and answers 409. The
+   * in-progress check and the start are one step per site: one at a time in this process, and one at a time across
+   * orchestrators through the site-action lease, so that concurrent requests cannot both see no run.
+   */
   async function createNew (input: CreateActionInput, kind: ActionKind, allowIntermediate: boolean, ctx: RequestContext) {
-    const { parameters } = input
+    // named and dated as the request came, before the store is read
     const id = newUlid()
     const now = new Date()
-    const v = await readVersions(store, ctx)
-    const record: ActionRecord = {
+    const versions = await readVersions(store, ctx)
+    const record = newRecord(id, now, input, kind, allowIntermediate, versions.committed ?? null, ctx)
+    const invoke = { id: newUlid(), action_id: id, command: 'invoke', user: record.user, datetime: now.toISOString() }
+    let run: EngineRun
+    try {
+      await checks.independent(kind, { parameters: input.parameters, allowIntermediate, versions, ctx })
+      run = kind.validators.includes('no-site-action-running')
+        ? await oneAtATime(ctx, async () => {
+          await checks.exclusive(kind, ctx)
+          return await saveAndTrigger(record, invoke, kind, ctx)
+        })
+        : await saveAndTrigger(record, invoke, kind, ctx)
+    } catch (error) {
+      if (!(error instanceof PreRunFailure)) throw error
+      return await saveRefused(record, invoke, error)
+    }
+    record.dag_execution_date = run.logical_date ?? run.run_after ?? null
+    return { created: true as const, body: createdBody(record) }
+  }
+
+  /** The action as it is first saved: its start pending, its tags to settle if it is a site action. */
+  function newRecord (
+    id: string, now: Date, input: CreateActionInput, kind: ActionKind,
+    allowIntermediate: boolean, committed: number | null, ctx: RequestContext
+  ): ActionRecord {
+    return {
       id,
       name: input.name,
-      parameters,
+      parameters: input.parameters,
       dag_id: kind.dagId,
       dag_execution_date: null,
       user: ctx.user ?? 'unknown',
       datetime: now.toISOString(),
       context_marker: ctx.contextMarker,
-      committed_rev_id: v.committed ?? null,
+      committed_rev_id: committed,
       allow_intermediate_commits: allowIntermediate,
       validation_failed: false,
       tags_done: !kind.siteAction,
@@ -269,53 +241,40 @@ export function createActions (deps: {
       start_reason: null,
       trigger_at: null
     }
-    const invoke = { id: newUlid(), action_id: id, command: 'invoke', user: record.user, datetime: now.toISOString() }
-    const revisionNote = `Configdoc revision ${String(record.committed_rev_id)}`
-    /**
-     * The action is saved (start pending, with its invoke audit) before its run is triggered, the run id being the
-     * action id: whatever happens after the save — a lost answer, this process killed — the action is there to show,
-     * stop, retry and reconcile, and no run exists without it.
-     */
-    const start = async (): Promise<EngineRun> => {
-      await starter.prepareDag(kind.dagId, ctx)
-      record.trigger_at = new Date().toISOString()
-      await repos.actions.insert(record, { audit: invoke })
-      await deps.notes.actionNote(id, revisionNote)
-      return await starter.trigger(record, kind, ctx)
-    }
-    // the in-progress check and the trigger are one step per site: one at a time in this process, and one at a
-    // time across orchestrators through a database lock, so that concurrent requests cannot both see no run
-    const exclusive = kind.validators.includes('no-site-action-running')
-    let run: EngineRun
-    try {
-      await runValidators(kind, input, allowIntermediate, v, ctx, 'independent')
-      run = exclusive
-        ? await oneAtATime(ctx, async () => {
-          await runValidators(kind, input, allowIntermediate, v, ctx, 'exclusive')
-          return await start()
-        })
-        : await start()
-    } catch (error) {
-      if (!(error instanceof PreRunFailure)) throw error
-      // seed 000 §3.2: the action is created, its workflow does not start, 409 with the failed validations
-      const failure = { id: newUlid(), action_id: id, validation_name: error.title, details: error.details }
-      await repos.actions.insert({ ...record, validation_failed: true, tags_done: true, start_state: 'refused' }, { audit: invoke, failure })
-      await deps.notes.actionNote(id, revisionNote)
-      return {
-        created: false as const,
-        body: {
-          ...createdBody(record),
-          dag_status: null,
-          action_lifecycle: 'Failed' as const,
-          validations: [failure],
-          message: 'Unable to start action',
-          reason: error.title,
-          details: { errorCount: 1, messageList: [{ message: `${error.title}: ${error.details}`, error: true }, ...error.messages] }
-        }
+  }
+
+  const revisionNote = (record: ActionRecord): string => `Configdoc revision ${String(record.committed_rev_id)}`
+
+  /**
+   * The action is saved (start pending, with its invoke audit) before its run is triggered, the run id being the
+   * action id: whatever happens after the save — a lost answer, this process killed — the action is there to show,
+   * stop, retry and reconcile, and no run exists without it.
+   */
+  async function saveAndTrigger (record: ActionRecord, invoke: AuditRecord, kind: ActionKind, ctx: RequestContext): Promise<EngineRun> {
+    await starter.prepareDag(kind.dagId, ctx)
+    record.trigger_at = new Date().toISOString()
+    await repos.actions.insert(record, { audit: invoke })
+    await deps.notes.actionNote(record.id, revisionNote(record))
+    return await starter.trigger(record, kind, ctx)
+  }
+
+  /** A failed pre-run check: the action is saved, its workflow never starts, and the answer is 409 with the failure. */
+  async function saveRefused (record: ActionRecord, invoke: AuditRecord, error: PreRunFailure) {
+    const failure = { id: newUlid(), action_id: record.id, validation_name: error.title, details: error.details }
+    await repos.actions.insert({ ...record, validation_failed: true, tags_done: true, start_state: 'refused' }, { audit: invoke, failure })
+    await deps.notes.actionNote(record.id, revisionNote(record))
+    return {
+      created: false as const,
+      body: {
+        ...createdBody(record),
+        dag_status: null,
+        action_lifecycle: 'Failed' as const,
+        validations: [failure],
+        message: 'Unable to start action',
+        reason: error.title,
+        details: { errorCount: 1, messageList: [{ message: `${error.title}: ${error.details}`, error: true }, ...error.messages] }
       }
     }
-    record.dag_execution_date = run.logical_date ?? run.run_after ?? null
-    return { created: true as const, body: createdBody(record) }
   }
 
   async function control (actionId: string, verb: string, ctx: RequestContext): Promise<void> {
