@@ -43,7 +43,11 @@ export async function buildApp (deps: AppDeps) {
     echoEndUser: true,
     metrics: deps.metrics,
     formats: { 'design-ref': isDesignRef },
-    openapi: { title: 'Slipway bootstrap', version: '1.0', description: 'Health, join scripts, design validation and node labels (seed 001)' }
+    openapi: {
+      title: 'Slipway bootstrap',
+      version: '1.0',
+      description: 'Health, join scripts, design validation and node labels (seed 001)'
+    }
   })
   // bodies are read as text unless a route reads JSON (validatedesign, node-labels)
   acceptAllBodiesAsText(app)

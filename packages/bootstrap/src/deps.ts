@@ -36,7 +36,9 @@ function designHostsOf (config: Config): DesignHosts {
   try {
     return createDesignHosts(config.DESIGN_HOSTS, config.STORE_URL)
   } catch (error) {
-    if (error instanceof DesignHostsError) throw new ConfigError([`${config.DESIGN_HOSTS === '' ? 'STORE_URL' : 'DESIGN_HOSTS'}: ${error.message}`])
+    if (error instanceof DesignHostsError) {
+      throw new ConfigError([`${config.DESIGN_HOSTS === '' ? 'STORE_URL' : 'DESIGN_HOSTS'}: ${error.message}`])
+    }
     throw error
   }
 }

@@ -31,10 +31,15 @@ export function createDesignFetcher (options: DesignFetcherOptions) {
   return async function fetchDesign (designRef: string, ctx: CallContext, callerToken?: string): Promise<FetchedDesign> {
     const fromStore = designRef.startsWith('deckhand+')
     const url = designUrl(designRef, fromStore)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DesignError(`design_ref scheme ${url.protocol} is not supported`, 'InvalidFormatError')
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new DesignError(`design_ref scheme ${url.protocol} is not supported`, 'InvalidFormatError')
+    }
     // refused rather than fetched without credentials: fetching a host the caller picks is itself the hazard
     if (!options.designHosts.allows(url)) {
-      throw new DesignError(`design_ref names ${url.host}, which is not one of this service's design hosts (DESIGN_HOSTS)`, 'InvalidFormatError')
+      throw new DesignError(
+        `design_ref names ${url.host}, which is not one of this service's design hosts (DESIGN_HOSTS)`,
+        'InvalidFormatError'
+      )
     }
     // Deckhand redacts encrypted documents unless asked (spec/store.md §12), and a join script needs the keys
     if (fromStore && !url.searchParams.has('cleartext-secrets')) url.searchParams.set('cleartext-secrets', 'true')
@@ -51,7 +56,11 @@ export function createDesignFetcher (options: DesignFetcherOptions) {
     })
     const response = await http.request('GET', url.pathname + url.search, { ctx, headers: { accept: 'application/x-yaml' } })
     if (response.statusCode !== 200) {
-      throw new DownstreamError('store', `${response.statusCode} Client Error: fetching the design from ${url.origin}${url.pathname} answered ${response.statusCode}`, { upstreamStatus: response.statusCode })
+      throw new DownstreamError(
+        'store',
+        `${response.statusCode} Client Error: fetching the design from ${url.origin}${url.pathname} answered ${response.statusCode}`,
+        { upstreamStatus: response.statusCode }
+      )
     }
     return { text: response.text, rendered: fromStore }
   }

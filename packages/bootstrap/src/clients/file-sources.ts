@@ -64,7 +64,10 @@ function checkHost (url: string, hosts: DesignHosts): void {
   const parsed = URL.canParse(url) ? new URL(url) : undefined
   if (parsed !== undefined && hosts.allows(parsed)) return
   const host = parsed?.host ?? 'a host that cannot be read'
-  throw new DesignError(`A HostSystem file url or tar_url names ${host}, which is not one of this service's file hosts (FILE_HOSTS)`, 'InvalidFormatError')
+  throw new DesignError(
+    `A HostSystem file url or tar_url names ${host}, which is not one of this service's file hosts (FILE_HOSTS)`,
+    'InvalidFormatError'
+  )
 }
 
 export function createFileSources (options: FileSourceOptions) {
@@ -102,7 +105,11 @@ export function createFileSources (options: FileSourceOptions) {
     }
     // a 5xx may pass; a 4xx names a file the server does not have, which retrying will not change
     if (response.statusCode >= 500) throw new RetryableFetchError(`${url} answered ${response.statusCode}`)
-    if (response.statusCode !== 200) throw new DownstreamError('file source', `${url} answered ${response.statusCode}`, { statusCode: 502, upstreamStatus: response.statusCode })
+    if (response.statusCode !== 200) {
+      throw new DownstreamError('file source', `${url} answered ${response.statusCode}`, {
+        statusCode: 502, upstreamStatus: response.statusCode
+      })
+    }
     return Buffer.concat(chunks)
   }
 

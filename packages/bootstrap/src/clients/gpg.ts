@@ -54,8 +54,9 @@ export function createGpgEncryptor (options: { passphrase: string, gpgPath?: str
       // the passphrase goes through a file only this user can read, never through the command line
       const passphraseFile = join(home, 'passphrase')
       await writeFile(passphraseFile, options.passphrase, { mode: 0o600 })
-      return await runGpg(gpgPath, ['--batch', '--yes', '--quiet', '--no-tty', '--pinentry-mode', 'loopback', '--passphrase-file', passphraseFile,
-        '--symmetric', '--cipher-algo', 'AES256', '--output', '-'], payload, { ...process.env, GNUPGHOME: home })
+      const args = ['--batch', '--yes', '--quiet', '--no-tty', '--pinentry-mode', 'loopback', '--passphrase-file', passphraseFile,
+        '--symmetric', '--cipher-algo', 'AES256', '--output', '-']
+      return await runGpg(gpgPath, args, payload, { ...process.env, GNUPGHOME: home })
     } finally {
       await rm(home, { recursive: true, force: true })
     }

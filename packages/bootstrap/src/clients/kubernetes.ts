@@ -27,7 +27,9 @@ export class KubernetesApiError extends ApiError {
 
 /** The cluster has no node of that name (404, spec §8.4). */
 export class NodeNotFoundError extends NotFoundError {
-  constructor (name: string) { super('Node not found', `Node ${name} was not found in the cluster`, { errorType: 'NodeNotFoundException' }) }
+  constructor (name: string) {
+    super('Node not found', `Node ${name} was not found in the cluster`, { errorType: 'NodeNotFoundException' })
+  }
 }
 
 /** The cluster refused a label patch as invalid (its 422): 400 InvalidFormatError with the cluster's reason. */
@@ -92,12 +94,15 @@ export function fromKubeconfig (path: string): KubernetesConnection {
     if (error instanceof KubernetesConfigError) throw error
     throw new KubernetesConfigError(`kubeconfig ${path} is not valid YAML: ${(error as Error).message}`)
   }
-  const contextName = optionalString(config['current-context']) ?? (Array.isArray(config.contexts) ? mapping(config.contexts[0]).name : undefined)
+  const contextName = optionalString(config['current-context']) ??
+    (Array.isArray(config.contexts) ? mapping(config.contexts[0]).name : undefined)
   const context = named(config.contexts, contextName, 'context')
   if (context === undefined) throw new KubernetesConfigError(`kubeconfig ${path} has no context ${String(contextName ?? '(none)')}`)
   const cluster = named(config.clusters, context.cluster, 'cluster')
   const server = optionalString(cluster?.server)
-  if (cluster === undefined || server === undefined) throw new KubernetesConfigError(`kubeconfig ${path} names no server for cluster ${String(context.cluster)}`)
+  if (cluster === undefined || server === undefined) {
+    throw new KubernetesConfigError(`kubeconfig ${path} names no server for cluster ${String(context.cluster)}`)
+  }
   const user = named(config.users, context.user, 'user') ?? {}
   if (user.exec !== undefined || user['auth-provider'] !== undefined) {
     throw new KubernetesConfigError(`kubeconfig ${path}: credential plugins (exec, auth-provider) are not supported; use a token or a client certificate`)
@@ -112,7 +117,9 @@ export function fromKubeconfig (path: string): KubernetesConnection {
   const ca = pem(cluster['certificate-authority-data'], cluster['certificate-authority'], 'certificate authority')
   const cert = pem(user['client-certificate-data'], user['client-certificate'], 'client certificate')
   const key = pem(user['client-key-data'], user['client-key'], 'client key')
-  if ((cert === undefined) !== (key === undefined)) throw new KubernetesConfigError(`kubeconfig ${path}: a client certificate needs its key, and a key its certificate`)
+  if ((cert === undefined) !== (key === undefined)) {
+    throw new KubernetesConfigError(`kubeconfig ${path}: a client certificate needs its key, and a key its certificate`)
+  }
   const staticToken = optionalString(user.token)
   const tokenFile = optionalString(user.tokenFile)
   const insecure = cluster['insecure-skip-tls-verify'] === true || cluster['insecure-skip-tls-verify'] === 'true'
@@ -153,13 +160,23 @@ interface KubeNode {
  * Node reads and label patches. `connect` runs on first use (a missing configuration is a 502 then, not at
  * start) and its connection is kept; a failed resolution is retried on the next call.
  */
-export function createKubernetesClient (options: { connect: () => KubernetesConnection, timeoutMs: number, metrics?: Pick<Metrics, 'outbound'> | undefined }) {
+export function createKubernetesClient (options: {
+  connect: () => KubernetesConnection
+  timeoutMs: number
+  metrics?: Pick<Metrics, 'outbound'> | undefined
+}) {
   let connection: KubernetesConnection | undefined
   let http: ReturnType<typeof createHttpClient> | undefined
   function client (): { http: ReturnType<typeof createHttpClient>, connection: KubernetesConnection } {
     if (connection === undefined || http === undefined) {
       connection = options.connect()
-      http = createHttpClient({ component: 'kubernetes', baseUrl: connection.server, timeoutMs: options.timeoutMs, dispatcher: connection.dispatcher, metrics: options.metrics })
+      http = createHttpClient({
+        component: 'kubernetes',
+        baseUrl: connection.server,
+        timeoutMs: options.timeoutMs,
+        dispatcher: connection.dispatcher,
+        metrics: options.metrics
+      })
     }
     return { http, connection }
   }
@@ -186,7 +203,9 @@ export function createKubernetesClient (options: { connect: () => KubernetesConn
     async getNode (name: string): Promise<KubeNode> {
       const response = await call('GET', `/api/v1/nodes/${encodeURIComponent(name)}`)
       if (response.statusCode === 404) throw new NodeNotFoundError(name)
-      if (response.statusCode !== 200) throw new KubernetesApiError(`GET node ${name} answered ${response.statusCode}: ${response.text.slice(0, 300)}`)
+      if (response.statusCode !== 200) {
+        throw new KubernetesApiError(`GET node ${name} answered ${response.statusCode}: ${response.text.slice(0, 300)}`)
+      }
       return parse<KubeNode>(response.text, `GET node ${name}`)
     },
     async patchLabels (name: string, patch: Record<string, string | null>): Promise<void> {
@@ -198,12 +217,16 @@ export function createKubernetesClient (options: { connect: () => KubernetesConn
       // site's): the caller's input is at fault, so a 400 carrying the cluster's reason, not a 503 inviting a retry
       if (response.statusCode === 422) throw new LabelsRefusedError(name, statusMessage(response.text))
       // spec §8.4: any other failed PATCH, a 404 included (the node went away after the GET), is a 503
-      if (response.statusCode !== 200) throw new KubernetesApiError(`PATCH node ${name} answered ${response.statusCode}: ${response.text.slice(0, 300)}`)
+      if (response.statusCode !== 200) {
+        throw new KubernetesApiError(`PATCH node ${name} answered ${response.statusCode}: ${response.text.slice(0, 300)}`)
+      }
     },
     /** InternalIP addresses of the nodes labelled kubernetes-apiserver=enabled (spec §6.2 step 2). */
     async apiServerIps (): Promise<string[]> {
       const response = await call('GET', '/api/v1/nodes?labelSelector=kubernetes-apiserver%3Denabled')
-      if (response.statusCode !== 200) throw new KubernetesApiError(`listing API-server nodes answered ${response.statusCode}: ${response.text.slice(0, 300)}`)
+      if (response.statusCode !== 200) {
+        throw new KubernetesApiError(`listing API-server nodes answered ${response.statusCode}: ${response.text.slice(0, 300)}`)
+      }
       const list = parse<{ items?: KubeNode[] }>(response.text, 'listing API-server nodes')
       const items = Array.isArray(list.items) ? list.items : []
       const ips = items.flatMap((node) => (node.status?.addresses ?? [])

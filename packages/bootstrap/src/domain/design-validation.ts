@@ -20,7 +20,9 @@ export function createDesignValidation (deps: { design: DesignSource }) {
     try {
       return await validateDesign(await deps.design.read(href, ctx, ctx.token))
     } catch (error) {
-      if (error instanceof DownstreamError) return failure(`Unable to fetch the design from the store: ${error.reason}`, 'Design fetch', error.component)
+      if (error instanceof DownstreamError) {
+        return failure(`Unable to fetch the design from the store: ${error.reason}`, 'Design fetch', error.component)
+      }
       if (error instanceof DesignError) return failure(error.message, error.errorType)
       log.error({ err: error }, 'design validation failed unexpectedly')
       return failure('The design could not be validated because of an unexpected error', 'Unexpected error')

@@ -43,14 +43,18 @@ export function lines (doc: DesignDocument, path: string): string[] {
   if (value === undefined) return []
   if (!Array.isArray(value)) throw new DesignError(`${where(doc, path)} must be a list`)
   return value.map((item, i) => {
-    if (typeof item !== 'string' || !LINE.test(item)) throw new DesignError(`${where(doc, `${path}[${i}]`)} must be a string on one line, without quotes or backslashes`)
+    if (typeof item !== 'string' || !LINE.test(item)) {
+      throw new DesignError(`${where(doc, `${path}[${i}]`)} must be a string on one line, without quotes or backslashes`)
+    }
     return item
   })
 }
 
 export function port (doc: DesignDocument, path: string): number {
   const value = requireDataAt(doc, path)
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 65535) throw new DesignError(`${where(doc, path)} must be a port number (1-65535)`)
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 65535) {
+    throw new DesignError(`${where(doc, path)} must be a port number (1-65535)`)
+  }
   return value
 }
 

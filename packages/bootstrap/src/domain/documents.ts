@@ -26,7 +26,9 @@ export function indexDesign (documents: DesignDocument[]) {
     /** The document, or a DesignError naming what is missing (spec §6.4: a design defect is a 400). */
     require (schema: string, name?: string): DesignDocument {
       const doc = find(schema, name)
-      if (doc === undefined) throw new DesignError(`No document found matching schema=${schema}${name === undefined ? '' : ` name=${name}`}`)
+      if (doc === undefined) {
+        throw new DesignError(`No document found matching schema=${schema}${name === undefined ? '' : ` name=${name}`}`)
+      }
       return doc
     }
   }
@@ -68,26 +70,38 @@ export function prepareLocalDesign (raw: unknown[]): DesignDocument[] {
   const documents: DesignDocument[] = []
   raw.forEach((item, index) => {
     if (item === null || item === undefined) return
-    if (typeof item !== 'object' || Array.isArray(item)) throw new DesignError(`Document ${index + 1} is not a mapping`, 'DeckhandException')
+    if (typeof item !== 'object' || Array.isArray(item)) {
+      throw new DesignError(`Document ${index + 1} is not a mapping`, 'DeckhandException')
+    }
     const doc = item as Record<string, unknown>
     const extra = Object.keys(doc).filter((k) => !TOP_LEVEL_KEYS.has(k))
-    if (extra.length > 0) throw new DesignError(`Document ${index + 1} has top-level keys other than schema, metadata and data`, 'DeckhandException')
+    if (extra.length > 0) {
+      throw new DesignError(`Document ${index + 1} has top-level keys other than schema, metadata and data`, 'DeckhandException')
+    }
     const metadata = doc.metadata as Record<string, unknown> | undefined
-    if (typeof doc.schema !== 'string' || doc.schema === '') throw new DesignError(`Document ${index + 1} has no schema`, 'DeckhandException')
-    if (metadata === undefined || typeof metadata !== 'object' || typeof metadata.name !== 'string' || typeof metadata.schema !== 'string') {
+    if (typeof doc.schema !== 'string' || doc.schema === '') {
+      throw new DesignError(`Document ${index + 1} has no schema`, 'DeckhandException')
+    }
+    if (metadata === undefined || typeof metadata !== 'object' ||
+      typeof metadata.name !== 'string' || typeof metadata.schema !== 'string') {
       throw new DesignError(`Document ${index + 1} needs metadata.name and metadata.schema`, 'DeckhandException')
     }
     documents.push(doc as unknown as DesignDocument)
   })
   const policy = documents.find((d) => d.schema.startsWith('deckhand/LayeringPolicy/'))
-  if (policy === undefined) throw new DesignError('No layering policy found in the system so could not render documents', 'DeckhandException')
+  if (policy === undefined) {
+    throw new DesignError('No layering policy found in the system so could not render documents', 'DeckhandException')
+  }
   const layers = (policy.data as { layerOrder?: unknown } | null)?.layerOrder
   const layerOrder = Array.isArray(layers) ? layers.map(String) : []
   for (const doc of documents) {
     if (!String(doc.metadata.schema).startsWith('metadata/Document/')) continue
     const layer = doc.metadata.layeringDefinition?.layer
     if (layer === undefined || !layerOrder.includes(layer)) {
-      throw new DesignError(`Document ${doc.schema} ${doc.metadata.name} has a layer that is not in the LayeringPolicy's layerOrder`, 'DeckhandException')
+      throw new DesignError(
+        `Document ${doc.schema} ${doc.metadata.name} has a layer that is not in the LayeringPolicy's layerOrder`,
+        'DeckhandException'
+      )
     }
     if (doc.metadata.storagePolicy !== 'cleartext' && doc.metadata.storagePolicy !== 'encrypted') {
       throw new DesignError(`Document ${doc.schema} ${doc.metadata.name} needs storagePolicy cleartext or encrypted`, 'DeckhandException')
@@ -183,13 +197,23 @@ function layer (documents: DesignDocument[], layerOrder: string[]): DesignDocume
     if (parent === undefined) { rendered.set(doc, doc); continue }
     let data = structuredClone((rendered.get(parent) ?? parent).data)
     for (const action of definition?.actions ?? []) {
-      if (typeof action.path !== 'string') throw new DesignError(`Document ${doc.schema} ${doc.metadata.name} has a layering action without a string path`, 'DeckhandException')
+      if (typeof action.path !== 'string') {
+        throw new DesignError(
+          `Document ${doc.schema} ${doc.metadata.name} has a layering action without a string path`,
+          'DeckhandException'
+        )
+      }
       const parts = pathParts(action.path)
       const own = getPath(doc.data, parts)
       if (action.method === 'merge') data = setPath(data, parts, mergeDeep(getPath(data, parts), own))
       else if (action.method === 'replace') data = setPath(data, parts, own)
       else if (action.method === 'delete') data = parts.length === 0 ? {} : setPath(data, parts, undefined)
-      else throw new DesignError(`Document ${doc.schema} ${doc.metadata.name} has a layering action whose method is not merge, replace or delete`, 'DeckhandException')
+      else {
+        throw new DesignError(
+          `Document ${doc.schema} ${doc.metadata.name} has a layering action whose method is not merge, replace or delete`,
+          'DeckhandException'
+        )
+      }
     }
     rendered.set(doc, { ...doc, data })
   }

@@ -47,9 +47,13 @@ async function hostSystemFile (hostSystem: DesignDocument, item: unknown, i: num
     throw new DesignError(`${at('path')} must be an absolute file path without '..' or control characters`)
   }
   const mode = file.mode ?? 0o644
-  if (typeof mode !== 'number' || !Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new DesignError(`${at('mode')} must be a file mode (0-4095, YAML 0755 is 493)`)
+  if (typeof mode !== 'number' || !Number.isInteger(mode) || mode < 0 || mode > 0o7777) {
+    throw new DesignError(`${at('mode')} must be a file mode (0-4095, YAML 0755 is 493)`)
+  }
   const sources = SOURCE_KEYS.filter((key) => file[key] !== undefined)
-  if (sources.length !== 1) throw new DesignError(`${where(hostSystem, `files[${i}]`)} (${path}) needs exactly one of content, symlink, url or tar_url`)
+  if (sources.length !== 1) {
+    throw new DesignError(`${where(hostSystem, `files[${i}]`)} (${path}) needs exactly one of content, symlink, url or tar_url`)
+  }
   const entry = { path: path.slice(1), mode }
   if (file.content !== undefined) {
     if (typeof file.content !== 'string') throw new DesignError(`${at('content')} must be a string`)
@@ -63,7 +67,9 @@ async function hostSystemFile (hostSystem: DesignDocument, item: unknown, i: num
   const bytes = remote.get(url)
   if (bytes === undefined) throw new DesignError(`${at(file.url === undefined ? 'tar_url' : 'url')}: ${url} was not fetched`)
   if (file.url !== undefined) return { ...entry, content: bytes }
-  if (typeof file.tar_path !== 'string' || file.tar_path === '') throw new DesignError(`${at('tar_path')} must name the member of ${url} to use`)
+  if (typeof file.tar_path !== 'string' || file.tar_path === '') {
+    throw new DesignError(`${at('tar_path')} must name the member of ${url} to use`)
+  }
   let member: Buffer | undefined
   try {
     member = await tarMember(bytes, file.tar_path)

@@ -4,7 +4,9 @@
 import { stringify as stringifyYaml } from 'yaml'
 import { ApiError } from '@slipway/common'
 import { DesignError, dataAt, indexDesign, requireDataAt, type DesignDocument, type DesignIndex } from './documents.ts'
-import { debianPackage, DNS_NAME, dnsNames, imageRef, isObject, lines, port, record, systemdUnit, where, word, words } from './design-values.ts'
+import {
+  debianPackage, DNS_NAME, dnsNames, imageRef, isObject, lines, port, record, systemdUnit, where, word, words
+} from './design-values.ts'
 import { hostSystemFiles } from './host-files.ts'
 import type { RemoteFiles } from '../types.ts'
 import type { JoinParams } from './join-params.ts'
@@ -39,7 +41,12 @@ function deepMerge (base: Record<string, unknown>, extra: Record<string, unknown
 export function nodeDocument (params: JoinParams, joinIps: string[]): DesignDocument {
   return {
     schema: 'promenade/KubernetesNode/v1',
-    metadata: { schema: 'metadata/Document/v1', name: params.hostname, layeringDefinition: { abstract: false, layer: 'site' }, storagePolicy: 'cleartext' },
+    metadata: {
+      schema: 'metadata/Document/v1',
+      name: params.hostname,
+      layeringDefinition: { abstract: false, layer: 'site' },
+      storagePolicy: 'cleartext'
+    },
     data: {
       hostname: params.hostname,
       domain: params.domain,
@@ -69,10 +76,13 @@ function packagesOf (hostSystem: DesignDocument, role: 'common' | 'join'): Packa
   const textList = (path: string): string[] => {
     const value = dataAt(hostSystem, `${base}.${path}`)
     if (value === undefined) return []
-    if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw new DesignError(`${where(hostSystem, `${base}.${path}`)} must be a list of strings`)
+    if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+      throw new DesignError(`${where(hostSystem, `${base}.${path}`)} must be a list of strings`)
+    }
     return value as string[]
   }
-  const required = Object.entries(record(dataAt(hostSystem, `${base}.required`))).map(([key, value]) => debianPackage(hostSystem, `${base}.required.${key}`, value))
+  const required = Object.entries(record(dataAt(hostSystem, `${base}.required`)))
+    .map(([key, value]) => debianPackage(hostSystem, `${base}.required.${key}`, value))
   const additional = textList('additional').map((value, i) => debianPackage(hostSystem, `${base}.additional[${i}]`, value))
   return {
     // keys travel base64-encoded, so any text is safe there; sources are lines of a file; packages are package names
@@ -90,7 +100,10 @@ function systemdValue (value: string): string {
 /** no_proxy as the node uses it (spec §6.8): the site's list, then the cluster's own names. */
 function noProxyOf (network: DesignDocument, proxyUrl: string, clusterDomain: string): string {
   if (proxyUrl === '') return ''
-  return [...words(network, 'proxy.additional_no_proxy'), '127.0.0.1', 'localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', `kubernetes.default.svc.${clusterDomain}`].join(',')
+  return [
+    ...words(network, 'proxy.additional_no_proxy'),
+    '127.0.0.1', 'localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', `kubernetes.default.svc.${clusterDomain}`
+  ].join(',')
 }
 
 function proxyUrlOf (network: DesignDocument): string {
@@ -103,7 +116,9 @@ function proxyUrlOf (network: DesignDocument): string {
 
 function clusterDomainOf (network: DesignDocument, kubeadm: boolean): string {
   const value = dataAt(network, 'dns.cluster_domain') ?? (kubeadm ? 'cluster.local' : requireDataAt(network, 'dns.cluster_domain'))
-  if (typeof value !== 'string' || !DNS_NAME.test(value)) throw new DesignError(`${where(network, 'dns.cluster_domain')} must be a DNS name`)
+  if (typeof value !== 'string' || !DNS_NAME.test(value)) {
+    throw new DesignError(`${where(network, 'dns.cluster_domain')} must be a DNS name`)
+  }
   return value
 }
 
@@ -129,7 +144,9 @@ export async function payloadFiles (
   const helm = dataAt(hostSystem, 'images.helm.helm')
   const helmImage = helm === undefined ? '' : imageRef(hostSystem, 'images.helm.helm', helm)
   const clusterCa = pem(design, 'deckhand/CertificateAuthority/v1', 'kubernetes')
-  const kubeletCa = design.find('deckhand/CertificateAuthority/v1', 'kubelet') === undefined ? clusterCa : pem(design, 'deckhand/CertificateAuthority/v1', 'kubelet')
+  const kubeletCa = design.find('deckhand/CertificateAuthority/v1', 'kubelet') === undefined
+    ? clusterCa
+    : pem(design, 'deckhand/CertificateAuthority/v1', 'kubelet')
   const adminCert = pem(design, 'deckhand/Certificate/v1', 'admin')
   const adminKey = pem(design, 'deckhand/CertificateKey/v1', 'admin')
   const nodeCert = pem(design, 'deckhand/Certificate/v1', `kubelet-${params.hostname}`)
@@ -138,7 +155,11 @@ export async function payloadFiles (
 
   const proxyUrl = proxyUrlOf(network)
   const noProxy = noProxyOf(network, proxyUrl, clusterDomain)
-  const proxyConf = fill('http-proxy.conf', { http_proxy: systemdValue(proxyUrl), https_proxy: systemdValue(proxyUrl), no_proxy: systemdValue(noProxy) })
+  const proxyConf = fill('http-proxy.conf', {
+    http_proxy: systemdValue(proxyUrl),
+    https_proxy: systemdValue(proxyUrl),
+    no_proxy: systemdValue(noProxy)
+  })
 
   const entries = dataAt(network, 'hosts_entries')
   const hostsEntries = (Array.isArray(entries) ? entries : []).map((entry, i) => {
@@ -160,7 +181,11 @@ export async function payloadFiles (
     : stringifyYaml(deepMerge({
       apiVersion: 'kubelet.config.k8s.io/v1beta1',
       kind: 'KubeletConfiguration',
-      authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: '/etc/kubernetes/pki/kubelet-client-ca.pem' } },
+      authentication: {
+        anonymous: { enabled: false },
+        webhook: { enabled: true },
+        x509: { clientCAFile: '/etc/kubernetes/pki/kubelet-client-ca.pem' }
+      },
       authorization: { mode: 'AlwaysAllow' },
       clusterDNS: [serviceIp],
       clusterDomain,
@@ -182,7 +207,11 @@ export async function payloadFiles (
   const join = packagesOf(hostSystem, 'join')
 
   const files: TarEntry[] = [
-    { path: 'etc/hosts', mode: 0o644, content: fill('hosts', { external_ip: params.externalIp, hostname: params.hostname, domain: params.domain, entries: hostsEntries }) },
+    {
+      path: 'etc/hosts',
+      mode: 0o644,
+      content: fill('hosts', { external_ip: params.externalIp, hostname: params.hostname, domain: params.domain, entries: hostsEntries })
+    },
     {
       path: 'etc/resolv.conf',
       mode: 0o644,
@@ -204,16 +233,37 @@ export async function payloadFiles (
     // one argument a line, each line but the last continued with a backslash
     { path: 'etc/default/kubelet', mode: 0o644, content: fill('kubelet.default', { args: extraArgs.join(' \\\n  ') }) },
     { path: 'etc/kubernetes/kubelet/config.yaml', mode: 0o644, content: kubeletConfig },
-    { path: 'etc/kubernetes/kubelet.conf', mode: 0o644, content: kubeconfig(haproxyPort, 'pki/kubelet-client-ca.pem', 'kubelet', 'pki/kubelet.pem', 'pki/kubelet-key.pem') },
-    { path: 'etc/kubernetes/admin/kubeconfig.yaml', mode: 0o644, content: kubeconfig(haproxyPort, 'pki/cluster-ca.pem', 'admin', 'pki/admin.pem', 'pki/admin-key.pem') },
+    {
+      path: 'etc/kubernetes/kubelet.conf',
+      mode: 0o644,
+      content: kubeconfig(haproxyPort, 'pki/kubelet-client-ca.pem', 'kubelet', 'pki/kubelet.pem', 'pki/kubelet-key.pem')
+    },
+    {
+      path: 'etc/kubernetes/admin/kubeconfig.yaml',
+      mode: 0o644,
+      content: kubeconfig(haproxyPort, 'pki/cluster-ca.pem', 'admin', 'pki/admin.pem', 'pki/admin-key.pem')
+    },
     { path: 'etc/kubernetes/admin/pki/cluster-ca.pem', mode: 0o644, content: clusterCa },
     { path: 'etc/kubernetes/admin/pki/admin.pem', mode: 0o644, content: adminCert },
     { path: 'etc/kubernetes/admin/pki/admin-key.pem', mode: 0o644, content: adminKey },
     { path: 'etc/kubernetes/pki/kubelet-client-ca.pem', mode: 0o644, content: kubeletCa },
     { path: 'etc/kubernetes/pki/kubelet.pem', mode: 0o644, content: nodeCert },
     { path: 'etc/kubernetes/pki/kubelet-key.pem', mode: 0o644, content: nodeKey },
-    { path: 'etc/kubernetes/admin.conf', mode: 0o644, content: kubeadm ? kubeconfig(haproxyPort, '/etc/kubernetes/admin/pki/cluster-ca.pem', 'admin', '/etc/kubernetes/admin/pki/admin.pem', '/etc/kubernetes/admin/pki/admin-key.pem') : '' },
-    { path: 'var/lib/kubelet/config.yaml', mode: 0o644, content: kubeadm ? stringifyYaml(dataAt(design.require('armada/Chart/v1', 'kubernetes-kubeadm'), 'values.kubelet.config') ?? {}) : '' },
+    {
+      path: 'etc/kubernetes/admin.conf',
+      mode: 0o644,
+      content: kubeadm
+        ? kubeconfig(
+          haproxyPort, '/etc/kubernetes/admin/pki/cluster-ca.pem', 'admin',
+          '/etc/kubernetes/admin/pki/admin.pem', '/etc/kubernetes/admin/pki/admin-key.pem'
+        )
+        : ''
+    },
+    {
+      path: 'var/lib/kubelet/config.yaml',
+      mode: 0o644,
+      content: kubeadm ? stringifyYaml(dataAt(design.require('armada/Chart/v1', 'kubernetes-kubeadm'), 'values.kubelet.config') ?? {}) : ''
+    },
     { path: 'etc/promenade/haproxy/haproxy.cfg', mode: 0o644, content: haproxyCfg },
     { path: 'etc/apt/sources.list.d/promenade-sources.list', mode: 0o644, content: common.repositories.map((r) => `${r}\n`).join('') },
     { path: 'etc/apt/sources.list.d/promenade-join-sources.list', mode: 0o644, content: join.repositories.map((r) => `${r}\n`).join('') },
@@ -244,8 +294,14 @@ export async function buildJoinScript (
   const method = dataAt(design.find('promenade/EncryptionPolicy/v1'), 'scripts.join')
   const encrypted = method !== undefined && method !== null
   if (encrypted) {
-    if (!isObject(method) || Object.keys(method).join() !== 'gpg') throw new EncryptionError(`The design asks for join-script encryption by ${JSON.stringify(method)}; only {gpg: {}} is known`)
-    if (options.encrypt === undefined) throw new EncryptionError('The design asks for an encrypted join script, but encryption is not available here: no passphrase is configured or gpg is not installed')
+    if (!isObject(method) || Object.keys(method).join() !== 'gpg') {
+      throw new EncryptionError(`The design asks for join-script encryption by ${JSON.stringify(method)}; only {gpg: {}} is known`)
+    }
+    if (options.encrypt === undefined) {
+      throw new EncryptionError(
+        'The design asks for an encrypted join script, but encryption is not available here: no passphrase is configured or gpg is not installed'
+      )
+    }
   }
   const hostSystem = design.require('promenade/HostSystem/v1')
   const network = design.require('promenade/KubernetesNetwork/v1')

@@ -29,7 +29,9 @@ export function labelKeyProblem (key: string): string | undefined {
   const slash = key.lastIndexOf('/')
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined
   const name = slash >= 0 ? key.slice(slash + 1) : key
-  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return `label key '${key}' has an invalid prefix`
+  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
+    return `label key '${key}' has an invalid prefix`
+  }
   if (name.length === 0 || name.length > 63 || !NAME.test(name)) return `label key '${key}' is not a valid label name`
   return undefined
 }

@@ -43,7 +43,9 @@ function header (entry: TarEntry, size: number, mtimeS: number): Buffer {
     prefix = name.slice(0, cut)
     name = name.slice(cut + 1)
   }
-  if (entry.symlink !== undefined && Buffer.byteLength(entry.symlink) > 100) throw new ArchiveError(`symlink target of /${entry.path} is longer than 100 bytes`)
+  if (entry.symlink !== undefined && Buffer.byteLength(entry.symlink) > 100) {
+    throw new ArchiveError(`symlink target of /${entry.path} is longer than 100 bytes`)
+  }
   block.write(name, 0, 100, 'utf8')
   block.write(octal(entry.mode & 0o7777, 8), 100, 'ascii')
   block.write(octal(0, 8), 108, 'ascii')
@@ -70,7 +72,9 @@ export function tar (entries: TarEntry[], mtime = new Date()): Buffer {
   const parts: Buffer[] = []
   for (const entry of entries) {
     // a fetched file's bytes go in as they are: a copy of tens of megabytes is not made for nothing
-    const body = entry.symlink !== undefined ? EMPTY : typeof entry.content === 'string' ? Buffer.from(entry.content) : entry.content ?? EMPTY
+    const body = entry.symlink !== undefined
+      ? EMPTY
+      : typeof entry.content === 'string' ? Buffer.from(entry.content) : entry.content ?? EMPTY
     parts.push(header(entry, body.length, mtimeS), body)
     const padding = (512 - (body.length % 512)) % 512
     if (padding > 0) parts.push(Buffer.alloc(padding))

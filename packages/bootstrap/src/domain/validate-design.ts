@@ -52,7 +52,9 @@ export async function validateDesign (documents: DesignDocument[], sliceMs = 10)
   const schemas = new Map<string, unknown>()
   for (const doc of documents.filter((d) => d.schema?.startsWith('deckhand/DataSchema/'))) {
     const name = doc.metadata?.name
-    if (schemas.has(name)) return [message(`Duplicate schema specified for: ${name}`, 'Duplicate DataSchema', { documents: [{ schema: doc.schema, name }] })]
+    if (schemas.has(name)) {
+      return [message(`Duplicate schema specified for: ${name}`, 'Duplicate DataSchema', { documents: [{ schema: doc.schema, name }] })]
+    }
     schemas.set(name, doc.data)
   }
   // draft-04 as upstream: formats and unknown keywords ignored; schemas are not registered by their `id`, so
@@ -65,22 +67,27 @@ export async function validateDesign (documents: DesignDocument[], sliceMs = 10)
       compiled.set(name, compileAccepting(ajv, schema))
     } catch (error) {
       // spec §7.3: an invalid schema fails the whole validation, whether or not a document uses it
-      return [message(`The DataSchema ${name} is not a valid JSON schema: ${(error as Error).message}`, 'Invalid DataSchema', { documents: [{ schema: 'deckhand/DataSchema/v1', name }] })]
+      const ref = [{ schema: 'deckhand/DataSchema/v1', name }]
+      const text = `The DataSchema ${name} is not a valid JSON schema: ${(error as Error).message}`
+      return [message(text, 'Invalid DataSchema', { documents: ref })]
     }
   }
   const messages: ValidationMessage[] = []
   for (const doc of documents) {
     await turn()
     if (typeof doc.schema !== 'string') {
-      messages.push(message('"schema" is a required document key.', 'Document envelope', { documents: [{ name: doc.metadata?.name ?? null }] }))
+      const ref = [{ name: doc.metadata?.name ?? null }]
+      messages.push(message('"schema" is a required document key.', 'Document envelope', { documents: ref }))
       continue
     }
     const validate = compiled.get(doc.schema)
     if (validate === undefined) continue
     const documentsRef = [{ schema: doc.schema, name: doc.metadata?.name }]
     if (!validate(doc.data)) {
-      const errors = (validate.errors ?? []).map((e: { instancePath: string, message?: string }) => `${e.instancePath === '' ? '/' : e.instancePath}: ${e.message ?? 'is invalid'}`)
-      messages.push(message(`${doc.schema} ${doc.metadata?.name}: ${errors[0] ?? 'does not match its schema'}`, `${doc.schema} schema`, { documents: documentsRef, diagnostic: errors.join('; ') }))
+      const errors = (validate.errors ?? []).map((e: { instancePath: string, message?: string }) =>
+        `${e.instancePath === '' ? '/' : e.instancePath}: ${e.message ?? 'is invalid'}`)
+      const summary = `${doc.schema} ${doc.metadata?.name}: ${errors[0] ?? 'does not match its schema'}`
+      messages.push(message(summary, `${doc.schema} schema`, { documents: documentsRef, diagnostic: errors.join('; ') }))
     }
   }
   for (const kind of SINGLETON_KINDS) {

@@ -9,7 +9,13 @@ export const joinScriptRoutes: FastifyPluginAsyncTypebox<{ joinScripts: JoinScri
     config: { policy: 'kubernetes_provisioner:get_join_scripts' },
     schema: {
       querystring: JoinQuerySchema,
-      response: { 200: textAnswer('text/x-shellscript', JoinScriptTextSchema), 400: ErrorBodySchema, 500: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema }
+      response: {
+        200: textAnswer('text/x-shellscript', JoinScriptTextSchema),
+        400: ErrorBodySchema,
+        500: ErrorBodySchema,
+        502: ErrorBodySchema,
+        503: ErrorBodySchema
+      }
     }
   }, async (request, reply) => {
     const script = await options.joinScripts.script(request.query, request.ctx, request.log)

@@ -6,8 +6,14 @@ import { IPV4_PATTERN } from '../ipv4.ts'
 
 export { IPV4_PATTERN } from '../ipv4.ts'
 
-const missing: Wording = { message: 'The "{name}" parameter is required.', reason: 'Missing parameter', errorType: 'HTTPMissingParam', listParameter: true }
-const malformed = (errorType: string, message: string): Wording => ({ message, reason: 'Invalid parameter', errorType, listParameter: true })
+const missing: Wording = {
+  message: 'The "{name}" parameter is required.',
+  reason: 'Missing parameter',
+  errorType: 'HTTPMissingParam',
+  listParameter: true
+}
+const malformed = (errorType: string, message: string): Wording =>
+  ({ message, reason: 'Invalid parameter', errorType, listParameter: true })
 
 export const HOSTNAME_PATTERN = '^[a-z][a-z0-9-]+$'
 const DNS_NAME_PATTERN = '^(?=.{1,253}$)[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?)*$'
@@ -27,7 +33,12 @@ const LeaveKubectlSchema = Type.Unsafe<boolean>({
   pattern: oneOfPattern([...TRUE_SPELLINGS, ...FALSE_SPELLINGS]),
   description: 'Keep kubectl and the admin credentials (true True t yes y 1 on, bare; false False f no n 0 off)',
   'x-decode': { trueValues: TRUE_SPELLINGS, caseless: false },
-  'x-invalid': { message: 'The "leave_kubectl" parameter is invalid: \'{value}\' is not a boolean.', reason: 'Invalid parameter', errorType: 'HTTPInvalidParam', listParameter: true } satisfies Wording
+  'x-invalid': {
+    message: 'The "leave_kubectl" parameter is invalid: \'{value}\' is not a boolean.',
+    reason: 'Invalid parameter',
+    errorType: 'HTTPInvalidParam',
+    listParameter: true
+  } satisfies Wording
 })
 
 const Labels = (description: string) => Type.Optional(Type.Array(Type.String(), { description }))
@@ -39,10 +50,30 @@ const Labels = (description: string) => Type.Optional(Type.Array(Type.String(), 
  */
 export const JoinQuerySchema = Type.Object({
   design_ref: Type.String({ format: 'design-ref', description: 'URL of the site design (deckhand+http(s):// or http(s)://)', 'x-missing': missing, 'x-invalid': malformed('InvalidFormatError', 'design_ref must be a deckhand+http(s):// or http(s):// URL') }),
-  ip: Type.String({ pattern: IPV4_PATTERN, description: 'The node\'s IPv4 address', 'x-missing': missing, 'x-invalid': malformed('ValidationException', 'ip \'{value}\' is not a dotted IPv4 address') }),
-  external_ip: Type.Optional(Type.String({ pattern: IPV4_PATTERN, default: '127.0.0.1', description: 'IPv4 address for the node\'s own name in /etc/hosts', 'x-invalid': malformed('ValidationException', 'external_ip \'{value}\' is not a dotted IPv4 address') })),
-  hostname: Type.String({ pattern: HOSTNAME_PATTERN, description: 'Kubernetes node name', 'x-missing': missing, 'x-invalid': malformed('ValidationException', `hostname '{value}' must match ${HOSTNAME_PATTERN}`) }),
-  domain: Type.Optional(Type.String({ pattern: DNS_NAME_PATTERN, default: 'local', description: 'DNS domain', 'x-invalid': malformed('InvalidFormatError', 'domain \'{value}\' is not a DNS name') })),
+  ip: Type.String({
+    pattern: IPV4_PATTERN,
+    description: 'The node\'s IPv4 address',
+    'x-missing': missing,
+    'x-invalid': malformed('ValidationException', 'ip \'{value}\' is not a dotted IPv4 address')
+  }),
+  external_ip: Type.Optional(Type.String({
+    pattern: IPV4_PATTERN,
+    default: '127.0.0.1',
+    description: 'IPv4 address for the node\'s own name in /etc/hosts',
+    'x-invalid': malformed('ValidationException', 'external_ip \'{value}\' is not a dotted IPv4 address')
+  })),
+  hostname: Type.String({
+    pattern: HOSTNAME_PATTERN,
+    description: 'Kubernetes node name',
+    'x-missing': missing,
+    'x-invalid': malformed('ValidationException', `hostname '{value}' must match ${HOSTNAME_PATTERN}`)
+  }),
+  domain: Type.Optional(Type.String({
+    pattern: DNS_NAME_PATTERN,
+    default: 'local',
+    description: 'DNS domain',
+    'x-invalid': malformed('InvalidFormatError', 'domain \'{value}\' is not a DNS name')
+  })),
   'labels.dynamic': Labels('One key=value label per repetition, applied once the node is Ready'),
   'dynamic.labels': Labels('The seed\'s spelling of labels.dynamic (both are taken, labels.dynamic first)'),
   'labels.static': Labels('One key=value label per repetition, set by the kubelet at registration'),

@@ -13,7 +13,11 @@ export const LabelRequestSchema = Type.Record(Type.String(), Type.Union([Type.St
   description: 'Label name to value; null removes the label',
   'x-invalid': invalidInput('The labels must be a JSON object of label name to value'),
   'x-missing': invalidInput('Missing input: labels dict'),
-  'x-undecodable': { message: 'JSON could not be decoded', reason: '{path}: Invalid JSON in body: {detail}', errorType: 'InvalidFormatError' }
+  'x-undecodable': {
+    message: 'JSON could not be decoded',
+    reason: '{path}: Invalid JSON in body: {detail}',
+    errorType: 'InvalidFormatError'
+  }
 })
 export type LabelRequestBody = Static<typeof LabelRequestSchema>
 
