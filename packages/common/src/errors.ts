@@ -92,11 +92,16 @@ export class PayloadTooLargeError extends ApiError {
   }
 }
 
+/** How a message names a request's content type: quoted, or `(none)` when the request sent none. */
+function shownContentType (contentType: string | undefined): string {
+  return contentType === undefined || contentType === '' ? '(none)' : `'${contentType}'`
+}
+
 /** 415: a body in a content type the route does not take. */
 export class UnsupportedMediaTypeError extends ApiError {
   constructor (contentType: string | undefined, accepted: string[], options?: ApiErrorOptions) {
     super(415, 'Unsupported Media Type',
-      `Content type ${contentType === undefined || contentType === '' ? '(none)' : `'${contentType}'`} is not supported; use ${accepted.join(' or ')}`,
+      `Content type ${shownContentType(contentType)} is not supported; use ${accepted.join(' or ')}`,
       options)
   }
 }

@@ -150,7 +150,11 @@ export function createHttpClient (options: HttpClientOptions) {
     } catch (error) {
       if (error instanceof DownstreamError) throw error
       const timedOut = (error as Error).name === 'TimeoutError' || TIMEOUT_CODES.has(describe(error).code)
-      throw new DownstreamError(component, `The ${component} broke off its answer to ${method} ${path}`, { failure: timedOut ? 'timeout' : 'unreachable', cause: error })
+      throw new DownstreamError(
+        component,
+        `The ${component} broke off its answer to ${method} ${path}`,
+        { failure: timedOut ? 'timeout' : 'unreachable', cause: error }
+      )
     }
     return { statusCode: response.statusCode, headers: response.headers, text }
   }
@@ -196,9 +200,11 @@ export function createHttpClient (options: HttpClientOptions) {
     request,
     expectOk,
     /** GET and parse a JSON answer (2xx only). */
-    getJson: async <T>(path: string, call: CallOptions = {}): Promise<T> => parse<T>(await expectOk('GET', path, call), 'json', `GET ${path}`),
+    getJson: async <T>(path: string, call: CallOptions = {}): Promise<T> =>
+      parse<T>(await expectOk('GET', path, call), 'json', `GET ${path}`),
     /** GET and parse a YAML answer (2xx only). */
-    getYaml: async <T>(path: string, call: CallOptions = {}): Promise<T> => parse<T>(await expectOk('GET', path, call), 'yaml', `GET ${path}`),
+    getYaml: async <T>(path: string, call: CallOptions = {}): Promise<T> =>
+      parse<T>(await expectOk('GET', path, call), 'yaml', `GET ${path}`),
     /** Send a body and parse the JSON answer (2xx only). */
     sendJson: async <T>(method: Dispatcher.HttpMethod, path: string, call: CallOptions = {}): Promise<T> => {
       const response = await expectOk(method, path, call)

@@ -7,9 +7,18 @@ import { staticServiceToken, type Authenticator, type ServiceTokenSource } from 
 
 /** Spread into a service's ConfigSchema: `Type.Object({ ...AuthConfigProperties, PORT: … })`. */
 export const AuthConfigProperties = {
-  AUTH_PROVIDER: Type.Union([Type.Literal('static'), Type.Literal('keystone')], { default: 'static', description: 'Token validation: `static` (token file) or `keystone` (Keystone v3)' }),
-  AUTH_TOKENS_FILE: Type.String({ default: '', description: 'static: YAML file `tokens: {<token>: {user, project, roles, is_admin_project, expires_at}}` (is_admin_project default true), re-read on SIGHUP' }),
-  AUTH_URI: Type.String({ default: '', description: 'static: identity URI named in `WWW-Authenticate: Keystone uri=…` on a 401; empty: `X-Auth-Token realm="slipway"`, naming no identity service' }),
+  AUTH_PROVIDER: Type.Union([Type.Literal('static'), Type.Literal('keystone')], {
+    default: 'static',
+    description: 'Token validation: `static` (token file) or `keystone` (Keystone v3)'
+  }),
+  AUTH_TOKENS_FILE: Type.String({
+    default: '',
+    description: 'static: YAML file `tokens: {<token>: {user, project, roles, is_admin_project, expires_at}}` (is_admin_project default true), re-read on SIGHUP'
+  }),
+  AUTH_URI: Type.String({
+    default: '',
+    description: 'static: identity URI named in `WWW-Authenticate: Keystone uri=…` on a 401; empty: `X-Auth-Token realm="slipway"`, naming no identity service'
+  }),
   SERVICE_TOKEN: Type.String({ default: '', description: 'static: token this service sends as `X-Auth-Token` on its own outbound calls' }),
   KEYSTONE_AUTH_URL: Type.String({ default: '', description: 'keystone: identity v3 URL, e.g. http://keystone:5000/v3' }),
   KEYSTONE_USERNAME: Type.String({ default: '', description: 'keystone: the service user' }),
@@ -46,7 +55,9 @@ export function authenticatorFromConfig (
   config: AuthConfig,
   options: { serviceToken: ServiceTokenSource, onReloadError?: (error: unknown) => void }
 ): Authenticator {
-  if (config.AUTH_PROVIDER === 'keystone') return createKeystoneAuthenticator({ ...keystoneOptions(config), serviceToken: options.serviceToken })
+  if (config.AUTH_PROVIDER === 'keystone') {
+    return createKeystoneAuthenticator({ ...keystoneOptions(config), serviceToken: options.serviceToken })
+  }
   return config.AUTH_TOKENS_FILE === ''
     ? createStaticAuthenticator({ tokens: {}, authUri: config.AUTH_URI })
     : createStaticAuthenticator({ file: config.AUTH_TOKENS_FILE, authUri: config.AUTH_URI, onReloadError: options.onReloadError })
@@ -55,7 +66,9 @@ export function authenticatorFromConfig (
 /** What the operator should hear at start-up about this identity setup: a static provider without tokens refuses everyone. */
 export function authStartupWarnings (config: AuthConfig): string[] {
   if (config.AUTH_PROVIDER !== 'static' || config.AUTH_TOKENS_FILE !== '') return []
-  return ['AUTH_TOKENS_FILE is not set: no token is valid, so every request but health answers 401 (set AUTH_TOKENS_FILE to a YAML file `tokens: {<token>: {user, roles: [admin]}}`)']
+  return [
+    'AUTH_TOKENS_FILE is not set: no token is valid, so every request but health answers 401 (set AUTH_TOKENS_FILE to a YAML file `tokens: {<token>: {user, roles: [admin]}}`)'
+  ]
 }
 
 /**

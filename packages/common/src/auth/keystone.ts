@@ -60,7 +60,12 @@ const RENEW_WHEN_LEFT = 0.25
 /** The service's own Keystone token, obtained by password auth and renewed when a quarter of its lifetime is left. */
 export function createKeystoneServiceToken (options: KeystoneOptions): ServiceTokenSource {
   const now = options.now ?? Date.now
-  const http = createHttpClient({ component: 'identity', baseUrl: options.authUrl, timeoutMs: options.timeoutMs ?? 10_000, dispatcher: options.dispatcher })
+  const http = createHttpClient({
+    component: 'identity',
+    baseUrl: options.authUrl,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    dispatcher: options.dispatcher
+  })
   let current: { token: string, renewAt: number } | undefined
   let pending: Promise<string> | undefined
 
@@ -72,7 +77,9 @@ export function createKeystoneServiceToken (options: KeystoneOptions): ServiceTo
         auth: {
           identity: {
             methods: ['password'],
-            password: { user: { name: options.username, password: options.password, domain: { name: options.userDomainName ?? 'Default' } } }
+            password: {
+              user: { name: options.username, password: options.password, domain: { name: options.userDomainName ?? 'Default' } }
+            }
           },
           scope: { project: { name: options.projectName, domain: { name: options.projectDomainName ?? 'Default' } } }
         }
@@ -80,7 +87,11 @@ export function createKeystoneServiceToken (options: KeystoneOptions): ServiceTo
     })
     const subject = response.headers['x-subject-token']
     if (response.statusCode !== 201 || typeof subject !== 'string') {
-      throw new DownstreamError('identity', `Keystone refused the service credentials (${response.statusCode})`, { upstreamStatus: response.statusCode })
+      throw new DownstreamError(
+        'identity',
+        `Keystone refused the service credentials (${response.statusCode})`,
+        { upstreamStatus: response.statusCode }
+      )
     }
     const body = http.parseJson<{ token?: KeystoneToken }>(response, 'POST /auth/tokens')
     const expiresAt = Date.parse(body.token?.expires_at ?? '')
@@ -112,7 +123,13 @@ export function createKeystoneAuthenticator (options: KeystoneOptions & {
   const ttlMs = options.cacheTtlMs ?? 300_000
   const maxCached = options.maxCachedTokens ?? 10_000
   const serviceToken = options.serviceToken ?? createKeystoneServiceToken(options)
-  const http = createHttpClient({ component: 'identity', baseUrl: options.authUrl, timeoutMs: options.timeoutMs ?? 10_000, dispatcher: options.dispatcher, serviceAuth: serviceToken })
+  const http = createHttpClient({
+    component: 'identity',
+    baseUrl: options.authUrl,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    dispatcher: options.dispatcher,
+    serviceAuth: serviceToken
+  })
   const cache = new Map<string, { identity: Identity, until: number }>()
   // one validation per token at a time: callers arriving while it runs wait for its answer, failures included
   const inFlight = new Map<string, Promise<Identity | undefined>>()
@@ -122,7 +139,11 @@ export function createKeystoneAuthenticator (options: KeystoneOptions & {
     const response = await http.request('GET', '/auth/tokens?nocatalog', { headers: { 'x-subject-token': token } })
     if (response.statusCode === 404 || response.statusCode === 401) return undefined
     if (response.statusCode !== 200) {
-      throw new DownstreamError('identity', `Keystone answered token validation with ${response.statusCode}`, { upstreamStatus: response.statusCode })
+      throw new DownstreamError(
+        'identity',
+        `Keystone answered token validation with ${response.statusCode}`,
+        { upstreamStatus: response.statusCode }
+      )
     }
     const body = http.parseJson<{ token?: KeystoneToken }>(response, 'GET /auth/tokens')
     return body.token === undefined ? undefined : identityOf(body.token)
@@ -151,7 +172,11 @@ export function createKeystoneAuthenticator (options: KeystoneOptions & {
       identity = await validate(token)
     } catch (error) {
       if (error instanceof DownstreamError) {
-        throw new ServiceUnavailableError('Identity service unavailable', `Keystone could not validate the token: ${error.reason}`, { cause: error })
+        throw new ServiceUnavailableError(
+          'Identity service unavailable',
+          `Keystone could not validate the token: ${error.reason}`,
+          { cause: error }
+        )
       }
       throw error
     }

@@ -127,7 +127,9 @@ export function parseRule (text: string): Check {
 export function readPolicyFile (path: string): Record<string, string> {
   const parsed: unknown = parseYaml(readFileSync(path, 'utf8'), { maxAliasCount: 100 })
   if (parsed === null || parsed === undefined) return {}
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new PolicyError(`Policy file ${path} is not a mapping of rule names to rules`)
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new PolicyError(`Policy file ${path} is not a mapping of rule names to rules`)
+  }
   const rules: Record<string, string> = {}
   for (const [name, rule] of Object.entries(parsed)) {
     if (typeof rule !== 'string') throw new PolicyError(`Policy rule ${name} in ${path} is not a string`)

@@ -27,7 +27,9 @@ function toIdentity (token: string, entry: unknown): [string, Identity] {
     throw new Error(`token entry ${token.slice(0, 4)}… has an is_admin_project that is not true or false`)
   }
   const expiresAt = e.expires_at === undefined ? undefined : new Date(String(e.expires_at))
-  if (expiresAt !== undefined && Number.isNaN(expiresAt.getTime())) throw new Error(`token entry ${token.slice(0, 4)}… has an invalid expires_at`)
+  if (expiresAt !== undefined && Number.isNaN(expiresAt.getTime())) {
+    throw new Error(`token entry ${token.slice(0, 4)}… has an invalid expires_at`)
+  }
   return [token, {
     userName: e.user,
     userId: e.user_id ?? e.user,

@@ -127,7 +127,8 @@ export function wordedValidationError (errors: SchemaError[], context: string, r
   for (const error of [...errors].reverse()) {
     if (error.keyword === 'required') {
       const name = String(error.params.missingProperty ?? '')
-      const wording = wordingOf((error.parentSchema as SchemaNode | undefined)?.properties?.[name], 'x-missing') ?? wordingOf(error.parentSchema, 'x-missing')
+      const wording = wordingOf((error.parentSchema as SchemaNode | undefined)?.properties?.[name], 'x-missing') ??
+        wordingOf(error.parentSchema, 'x-missing')
       if (wording !== undefined) return wordedError(wording, { name, value: '', path })
       continue
     }
@@ -195,7 +196,9 @@ export function installInputHooks (app: FastifyInstance): void {
     if (request.body !== undefined || body === undefined) return
     const unsupported = (request as MarkedRequest)[UNSUPPORTED_TYPE] === true
     const wording = (unsupported ? wordingOf(body, 'x-unsupported') : undefined) ?? wordingOf(body, 'x-missing')
-    if (wording !== undefined) throw wordedError(wording, { contentType: request.headers['content-type'] ?? '(none)', path: request.url.split('?')[0] ?? '' })
+    if (wording !== undefined) {
+      throw wordedError(wording, { contentType: request.headers['content-type'] ?? '(none)', path: request.url.split('?')[0] ?? '' })
+    }
   })
   app.addHook('preHandler', async (request) => {
     const query = request.query as Record<string, unknown> | undefined

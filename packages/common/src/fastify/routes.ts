@@ -14,7 +14,11 @@ export interface CommonRouteOptions {
 export const withQuery = <S extends object>(schema: S, options: CommonRouteOptions = {}): S =>
   options.query === undefined ? schema : { ...schema, querystring: options.query }
 
-const VersionsSchema = Type.Record(Type.String(), Type.Object({ path: Type.String(), status: Type.String() }), { description: 'API versions' })
+const VersionsSchema = Type.Record(
+  Type.String(),
+  Type.Object({ path: Type.String(), status: Type.String() }),
+  { description: 'API versions' }
+)
 
 /** `GET /health` → 204, no authentication (register under the API prefix). */
 export async function healthRoutes (app: FastifyInstance, options: CommonRouteOptions = {}): Promise<void> {
@@ -28,7 +32,8 @@ const VERSIONS = { 'v1.0': { path: '/api/v1.0', status: 'stable' } }
 
 /** `GET /versions` → the API versions the service serves (spec/orchestrator.md §1.1, spec/bootstrap.md §9). */
 export async function versionsRoutes (app: FastifyInstance, options: CommonRouteOptions = {}): Promise<void> {
-  app.get('/versions', { config: { public: true }, schema: withQuery({ response: { 200: VersionsSchema } }, options) }, async () => VERSIONS)
+  const schema = withQuery({ response: { 200: VersionsSchema } }, options)
+  app.get('/versions', { config: { public: true }, schema }, async () => VERSIONS)
 }
 
 /**

@@ -1,7 +1,9 @@
 // Builds a service's Fastify instance with what every Slipway service shares: request ids and context,
 // authentication and the policy rule of each route, and the one error body for every failure.
 import { STATUS_CODES } from 'node:http'
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import Fastify, {
+  LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions
+} from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
   ApiError, BadRequestError, ForbiddenError, InternalError, MethodNotAllowedError, NotFoundError,
@@ -125,12 +127,18 @@ export function toApiError (error: unknown, request?: FastifyRequest): ApiError 
   if (e.validation !== undefined) {
     const worded = wordedValidationError(e.validation as SchemaError[], e.validationContext ?? 'input', request)
     if (worded !== undefined) return worded
-    return new InputError(`Invalid ${e.validationContext ?? 'input'}`, e.message ?? 'The request does not match the schema', { errorType: 'InvalidFormatError' })
+    return new InputError(
+      `Invalid ${e.validationContext ?? 'input'}`,
+      e.message ?? 'The request does not match the schema',
+      { errorType: 'InvalidFormatError' }
+    )
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE': return new PayloadTooLargeError(request?.routeOptions.bodyLimit ?? 0)
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new UnsupportedMediaTypeError(request?.headers['content-type'], ['a content type the route accepts'])
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return new BadRequestError('Invalid JSON body', 'The body is empty but its content type is JSON', { errorType: 'InvalidFormatError' })
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new UnsupportedMediaTypeError(request?.headers['content-type'], ['a content type the route accepts'])
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new BadRequestError('Invalid JSON body', 'The body is empty but its content type is JSON', { errorType: 'InvalidFormatError' })
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_BAD_URL':
@@ -217,8 +225,17 @@ export function createServiceApp (options: ServiceAppOptions) {
   function sendError (reply: FastifyReply, request: FastifyRequest, error: ApiError): void {
     const asValidation = request.routeOptions.config?.invalidInput
     if (error instanceof InputError && asValidation !== undefined) {
-      const message = { kind: 'ValidationMessage' as const, name: error.validationName ?? error.message, message: error.reason, error: true, level: 'Error', documents: [], diagnostic: null }
-      reply.code(400).type('application/json; charset=utf-8').send(validationStatusBody([message], { message: asValidation.validationMessage }))
+      const message = {
+        kind: 'ValidationMessage' as const,
+        name: error.validationName ?? error.message,
+        message: error.reason,
+        error: true,
+        level: 'Error',
+        documents: [],
+        diagnostic: null
+      }
+      const validationBody = validationStatusBody([message], { message: asValidation.validationMessage })
+      reply.code(400).type('application/json; charset=utf-8').send(validationBody)
       return
     }
     const body: ErrorBody = errorBody(error, request.url)
@@ -311,7 +328,8 @@ export function createServiceApp (options: ServiceAppOptions) {
     // by route pattern, never the raw URL: one series per route, whatever ids it is called with
     metrics?.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
     if (reply.statusCode === 204 && HEALTH_PATH.test(request.url)) return
-    request.log[options.requestLogLevel ?? 'info']({ method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request done')
+    const line = { method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }
+    request.log[options.requestLogLevel ?? 'info'](line, 'request done')
   })
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -81,7 +81,9 @@ export function lazyValidators (formats: Formats = {}) {
     const key = `${kind}\u0000${JSON.stringify(schema)}`
     let validate = compiled.get(key)
     if (validate === undefined) {
-      const ajv = kind === 'body' ? (body ??= validator({ coerceTypes: false }, formats)) : (text ??= validator({ coerceTypes: 'array' }, formats))
+      const ajv = kind === 'body'
+        ? (body ??= validator({ coerceTypes: false }, formats))
+        : (text ??= validator({ coerceTypes: 'array' }, formats))
       validate = ajv.compile(schema as object)
       compiled.set(key, validate)
     }
