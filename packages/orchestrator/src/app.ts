@@ -43,7 +43,8 @@ export async function buildApp (deps: AppDeps) {
     metrics: deps.metrics,
     openapi: { title: 'Slipway orchestrator', version: '1.0', description: 'Site configuration documents, actions, workflows, site statuses, logs and notes (seed 000)' }
   })
-  // spec §1.3: configdocs bodies of any content type are YAML, read as text; the actions routes read JSON
+  // configdocs bodies of any content type are YAML, read as text (Shipyard never checks their content type); the
+  // actions routes read JSON
   acceptAllBodiesAsText(app)
   // every resource takes verbosity, and refuses a bad one before anything else of its query: the routes declare it
   const query = VerbosityOnlySchema

@@ -1,4 +1,5 @@
-// Policy rules of the orchestrator (spec/orchestrator.md §1.4): every operation defaults to admin_required.
+// Policy rules of the orchestrator, named as Shipyard's policy.py names them: every operation defaults to
+// admin_required.
 const RULES = [
   'list_actions', 'create_action', 'get_action', 'get_action_step', 'get_action_step_logs', 'get_action_validation',
   'invoke_action_control', 'get_configdocs_status', 'create_configdocs', 'get_configdocs', 'get_configdocs_cleartext',

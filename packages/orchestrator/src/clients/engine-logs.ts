@@ -1,5 +1,5 @@
-// Airflow 3's task logs as text (spec/engine.md §4.10): `content` is a list of structured messages (`event`, an
-// optional `timestamp`, and any other keys) or of plain strings from older handlers.
+// Airflow 3's task logs as text (its GET …/taskInstances/{task}/logs/{try} in JSON): `content` is a list of
+// structured messages (`event`, an optional `timestamp`, and any other keys) or of plain strings from older handlers.
 
 /**
  * Keys not shown as `key=value`: those of the line's head, and the task instance's identity, which Airflow 3.2 and

@@ -1,6 +1,7 @@
 // What the engine client reads of Airflow's answers: the contract's shapes (generated from its document), read
 // tolerantly — a state or run type a newer Airflow adds is a string like the others, and fields it adds are kept
-// without being required (spec/engine.md §2: closed enums are read tolerantly by clients).
+// without being required: Airflow adds enum values and fields between releases, and a client that failed on them
+// would break on the next upgrade.
 import type { AirflowSchemas } from '@slipway/airflow-contract'
 
 /** A string-literal union (an enum of the contract) widened to any string; other types as they are. */

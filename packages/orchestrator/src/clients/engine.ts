@@ -1,4 +1,4 @@
-// The workflow engine: Airflow 3 REST API v2 (spec/engine.md). A JWT from /auth/token, cached until shortly
+// The workflow engine: Airflow 3 REST API v2. A JWT from /auth/token, cached until shortly
 // before its exp and renewed on 401; Airflow's 404/409/422 `detail` bodies mapped to our errors.
 import type { Dispatcher } from 'undici'
 import { ConflictError, createHttpClient, DownstreamError, NotFoundError, type CallContext, type Metrics } from '@slipway/common'

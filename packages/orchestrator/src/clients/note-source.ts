@@ -1,4 +1,4 @@
-// The sources of note details (spec/orchestrator.md §6.3): a GET of the note's URL with a timeout and a size cap,
+// The sources of note details: a GET of the note's URL with a timeout and a size cap,
 // carrying the service's own token only for a note that asks for it; the caller's token is never forwarded.
 import { createHttpClient, DownstreamError, type CallContext, type ServiceTokenSource } from '@slipway/common'
 

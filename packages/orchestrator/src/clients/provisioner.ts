@@ -1,4 +1,4 @@
-// The provisioner's node inventory (Drydock GET /api/v1.0/nodes, spec/orchestrator.md §5).
+// The provisioner's node inventory (Drydock's GET /api/v1.0/nodes), read for the site statuses.
 import type { Dispatcher } from 'undici'
 import { createHttpClient, type CallContext, type Metrics, type ServiceTokenSource } from '@slipway/common'
 

@@ -1,4 +1,4 @@
-// What the document store's refusals say (Deckhand's error body, spec/store.md §1): read back from its YAML or JSON so
+// What the document store's refusals say (Deckhand's error body): read back from its YAML or JSON so
 // that the orchestrator's own error gives each of the store's messages once, not the body's text.
 import { parse as parseYaml } from 'yaml'
 

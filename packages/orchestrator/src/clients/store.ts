@@ -1,4 +1,4 @@
-// The document store (Deckhand v1.0, spec/store.md §1): the only file that knows its paths and shapes.
+// The document store (Deckhand's API v1.0): the only file that knows its paths and shapes.
 import type { Dispatcher } from 'undici'
 import { createHttpClient, DownstreamError, type CallContext, type Metrics, type ServiceTokenSource } from '@slipway/common'
 
@@ -76,7 +76,7 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
           ctx, query: { 'cleartext-secrets': String(cleartext), schema: only.schemas }, headers: yamlHeaders
         })
       } catch (error) {
-        // spec §2.7 pipeline step 1: any answer ≥ 400 is the render's verdict, a 5xx included; only a store that
+        // a commit's render check: any answer ≥ 400 is the render's verdict, a 5xx included; only a store that
         // could not be reached is a failure of the call
         if (error instanceof DownstreamError && error.upstreamStatus !== undefined) {
           return { ok: false, status: error.upstreamStatus, text: error.upstreamText ?? error.reason }

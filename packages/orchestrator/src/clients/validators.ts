@@ -1,5 +1,5 @@
-// The components that validate a design at commit (spec/orchestrator.md §2.7): POST <url> with the design
-// reference; 200 and 400 are answers, anything else (or garbage, or silence) is an error naming the component.
+// The components that validate a design at commit (Drydock, Armada, Promenade's /validatedesign): POST <url> with the
+// design reference; 200 and 400 are answers, anything else (or garbage, or silence) is an error naming the component.
 import type { Dispatcher } from 'undici'
 import { createHttpClient, DownstreamError, type CallContext, type Metrics, type ServiceTokenSource, type ValidationMessage } from '@slipway/common'
 
@@ -63,7 +63,8 @@ export function createValidatorClient (options: { targets: ValidatorTarget[], ti
         diagnostic: null,
         level: error ? 'Error' : 'Info',
         ...m,
-        // seed 000 §2.8: each failing component contributes an entry named after itself
+        // the interface promises one entry per failing component named after it: a message without a name of its own
+        // takes the component's
         name: typeof m.name === 'string' && m.name !== '' ? m.name : target.name,
         message: typeof m.message === 'string' ? m.message : String(m.message ?? ''),
         error,

@@ -1,5 +1,5 @@
-// The orchestrator's tables (spec/orchestrator.md §9) behind one asynchronous interface, so that the embedded
-// SQLite and PostgreSQL implementations are interchangeable.
+// The orchestrator's tables (actions, validations, audit, notes, locks) behind one asynchronous interface, so that
+// the embedded SQLite and PostgreSQL implementations are interchangeable.
 import type { StagingJournal } from './staging-journal.ts'
 
 export interface ActionRecord {

@@ -1,4 +1,4 @@
-// Reading actions (seed 000 §2.3–2.4, §4.6, §4.8–4.10, §4.15; spec/orchestrator.md §3.4–3.9): the entity from the
+// Reading actions: the entity from the
 // database with its run, pause flag and steps from the engine reads (the engine watch, or the engine itself), the
 // validations and audit, one step, and a step's log from the engine.
 import { NotFoundError, type RequestContext } from '@slipway/common'
@@ -67,7 +67,7 @@ export function createActionReads (deps: {
   }
 
   /**
-   * The entity of §3.4 from a record, its run (if any), the DAG's pause flag and the steps. `start_status` says
+   * The action entity from a record, its run (if any), the DAG's pause flag and the steps. `start_status` says
    * whether the engine has the action's run: `started`; `trigger_pending` (saved, the engine has not confirmed the run
    * yet: lifecycle Pending); `failed_to_start` (no run, its trigger failed: lifecycle Failed, `start_reason` says why);
    * `refused` (a pre-run validation stopped it). A run the engine has counts whatever the database still says.
@@ -131,7 +131,8 @@ export function createActionReads (deps: {
 
   /**
    * What one action's answer reads from the database: in one read where the database offers it (SQLite and
-   * PostgreSQL do), else list by list. Step notes to verbosity 1 at most, whatever was asked (seed 000 §4.8).
+   * PostgreSQL do), else list by list. Step notes to verbosity 1 at most, whatever was asked, as
+   * Shipyard answers an action.
    */
   async function detailOf (id: string, verbosity: number): Promise<ActionDetailRecord> {
     const bounds = { action: verbosity, steps: Math.min(verbosity, 1) }
@@ -221,7 +222,8 @@ export function createActionReads (deps: {
   }
 
   async function log (actionId: string, stepId: string, tryNumber: number | undefined, ctx: RequestContext): Promise<string> {
-    // spec §3.9 step 2 words these 404s its own way
+    // the logs route words its 404s its own way (Shipyard's 'Action Not Found!', 'Step Not Found!'), unlike the
+    // other action reads
     const action = await repos.actions.get(actionId)
     if (action === undefined) throw new NotFoundError('Action Not Found!', `Unknown Action: ${actionId}`)
     const { steps } = await runOf(action, ctx)

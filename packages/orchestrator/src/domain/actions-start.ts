@@ -19,7 +19,8 @@ export function targetNodesOf (value: unknown): string[] | undefined {
 
 /**
  * The parameters as the engine gets them: the stored action keeps them as the caller sent them; `target_nodes` goes
- * to the engine as the comma-separated string the real workflows' operators split (spec §3.1).
+ * to the engine as the comma-separated string the real workflows' operators split (Airship Shipyard's
+ * ucp_base_operator.py calls .split(',') on it), so a list would fail every targeted run.
  */
 export function engineParametersOf (kind: ActionKind, parameters: Record<string, unknown>): Record<string, unknown> {
   const nodes = kind.validators.includes('target-nodes') ? targetNodesOf(parameters.target_nodes) : undefined

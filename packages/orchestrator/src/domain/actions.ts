@@ -1,7 +1,6 @@
-// Actions (seed 000 §2.3–2.4, §3, §4.7, §4.11; spec/orchestrator.md §3): creation with pre-run validations, control
-// and the site-action tags; the checks before a run are pre-run-checks.ts, starting the run (saved first, then
-// triggered) actions-start.ts, reconciling the actions with the engine actions-reconcile.ts, and the reads (entity,
-// steps, logs) action-reads.ts.
+// Actions: creation with pre-run validations, control and the site-action tags; the checks before a run are
+// pre-run-checks.ts, starting the run (saved first, then triggered) actions-start.ts, reconciling the actions with the
+// engine actions-reconcile.ts, and the reads (entity, steps, logs) action-reads.ts.
 import {
   BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, newUlid, type RequestContext
 } from '@slipway/common'
@@ -28,7 +27,7 @@ const FINISHED = new Set(['success', 'failed'])
 
 /**
  * The tag of a finished site action whose workflow did not tag it, by the rule of the workflow's `create_action_tag`
- * step (spec §8.3): failure when the armada build's last task or the Airflow upgrade branch ended failed or
+ * step in Shipyard's workflows: failure when the armada build's last task or the Airflow upgrade branch ended failed or
  * upstream_failed. A run that ended before the build's last task succeeded (stopped, say) never reached that step's
  * verdict and is a failure too. So is a run with any step failed or upstream_failed (the tag step itself, say): the
  * action's lifecycle is Failed then, and the tag says the same.
@@ -61,7 +60,9 @@ export function createActions (deps: {
    * checked and started, waited for up to its lease, then 409.
    */
   startLock: DatabaseLease
-  /** The deployment-version check of the full deployment validation (spec §3.2); Skip by default. */
+  /**
+   * The deployment-version check of the full deployment validation (how a missing one is reported); Skip by default.
+   */
   deploymentVersionCommit?: VersionSeverity
   /** Where runs, steps and pause flags are read (the engine watch); default: the engine itself. */
   reads?: EngineReads
@@ -121,7 +122,7 @@ export function createActions (deps: {
     return candidates.find((a) => a.allow_intermediate_commits === allowIntermediate && canonicalJson(a.parameters) === wanted)
   }
 
-  /** The 201 body of a saved action (seed 000 §4.7): `dag_status` is the literal SCHEDULED. */
+  /** The 201 body of a saved action: `timestamp` in place of `datetime`, and `dag_status` the literal SCHEDULED. */
   function createdBody (action: ActionRecord) {
     return {
       id: action.id,
@@ -304,10 +305,10 @@ export function createActions (deps: {
   }
 
   /**
-   * Site-action tags (seed 000 §2.2), a backstop for the workflow's own `create_action_tag` step: once a site
-   * action's run is final and that step did not succeed (it failed, or the run was stopped before it), the revision
-   * gets the tag the step would have written, by the same rule (spec §8.3). A revision never carries both tags for
-   * one action. Idempotent; driven from the database, so it catches up after a restart.
+   * Site-action tags (they move last_site_action and successful_site_action), a backstop for the workflow's own
+   * `create_action_tag` step: once a site action's run is final and that step did not succeed (it failed, or the run
+   * was stopped before it), the revision gets the tag the step would have written, by the same rule. A revision never
+   * carries both tags for one action. Idempotent; driven from the database, so it catches up after a restart.
    */
   async function settleTags (ctx: Pick<RequestContext, 'contextMarker' | 'user'>): Promise<number> {
     let settled = 0

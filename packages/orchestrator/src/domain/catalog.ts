@@ -1,4 +1,4 @@
-// The actions the service starts (spec/orchestrator.md §3.1) as data: workflow, rule, pre-run validators.
+// The actions the service starts (Shipyard's six) as data: workflow, rule, pre-run validators.
 export type Validator = 'committed-revision' | 'intermediate-commits' | 'deployment-basic' | 'deployment-full' | 'target-nodes' | 'no-site-action-running'
 
 export interface ActionKind {
@@ -18,9 +18,9 @@ export const ACTIONS: Record<string, ActionKind> = {
 }
 
 /**
- * Every step of each workflow in index order (spec/orchestrator.md §8.2), with the engine's task ids: a task of a
- * task group is `<group>.<task>`. An action's step index is its position here, stable while the run goes on, even
- * before the engine has made a task's instance. Written as the table of §8.2: `group: [tasks]` entries expand to
+ * Every step of each workflow in index order (the order of the workflow's own definition), with the engine's task
+ * ids: a task of a task group is `<group>.<task>`. An action's step index is its position here, stable while the run
+ * goes on, even before the engine has made a task's instance. Written as a table: `group: [tasks]` entries expand to
  * the group's dotted task ids.
  */
 type StepEntry = string | Record<string, string[]>
@@ -59,13 +59,16 @@ export const STEP_ORDER: Record<string, string[]> = {
   test_site: expand(['action_xcom', PREFLIGHT, 'deployment_configuration', 'armada_test_releases'])
 }
 
-/** Workflows of which at most one may be in progress at a time (pause is DAG-wide, spec §3.10). */
+/**
+ * Workflows of which at most one may be in progress at a time: Airflow 3 pauses a whole DAG, never one run, so a
+ * second run of the DAG would be paused with the first.
+ */
 export const EXCLUSIVE_DAGS = ['deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes']
 
 /** Step states of a step that ended without doing its work: its last try failed, or a step it needed did. */
 export const FAILED_STEP_STATES: ReadonlySet<string> = new Set(['failed', 'upstream_failed'])
 
-/** Lifecycle from the run state and whether its DAG is paused (spec/orchestrator.md §3.4). */
+/** Lifecycle from the run state and whether its DAG is paused: a live run of a paused DAG is Paused. */
 export function lifecycleOf (state: string | null | undefined, dagPaused: boolean): string {
   const s = (state ?? 'none').toLowerCase()
   if ((s === 'queued' || s === 'running') && dagPaused) return 'Paused'

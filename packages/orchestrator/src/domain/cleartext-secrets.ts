@@ -1,4 +1,4 @@
-// Secrets in cleartext in a collection's documents (seed 000 §4.3: cleartext-secrets=true returns them). The store
+// Secrets in cleartext in a collection's documents (cleartext-secrets=true returns them). The store
 // lists an encrypted document with a reference to its secret in place of its data (a real Deckhand: its Barbican
 // reference); only rendering resolves the reference. So the data of each encrypted document of a listing is taken
 // from the same revision's rendered documents, matched by schema and name — where the buffer reset takes the

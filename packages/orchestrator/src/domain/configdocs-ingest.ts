@@ -1,4 +1,4 @@
-// Staging a collection (seed 000 §4.1; spec/orchestrator.md §2.5): the body checked, the buffer mode applied, the
+// Staging a collection: the body checked, the buffer mode applied, the
 // collection written, and the store's validations of the new buffer answered. Every check that can refuse the body
 // runs before the first write; the writes are one staging (staging.ts): all of them stand, or none.
 import {
@@ -48,7 +48,7 @@ function looksLikeJson (input: { body: string | undefined, contentType?: string 
 export function createIngest (deps: {
   store: StoreClient
   staging: Staging
-  /** The deployment-version check at staging (spec §2.5 step 5); Skip by default. */
+  /** How a collection without the deployment-version document is answered at staging; Skip by default. */
   versionSeverity?: VersionSeverity
   /**
    * Largest size of the body's documents with every alias replaced by a copy of what it names: the store makes
@@ -59,8 +59,8 @@ export function createIngest (deps: {
   const { store } = deps
 
   /**
-   * spec §2.5 step 5: a staged collection without the deployment-version document is refused (Error) or noted in
-   * the 201 body (Info, Warning). A body that is not YAML is left to the store to refuse.
+   * The deployment-version check: a staged collection without the deployment-version document is refused (Error) or
+   * noted in the 201 body (Info, Warning). A body that is not YAML is left to the store to refuse.
    */
   function versionMessages (collection: string, input: IngestInput): ValidationMessage[] {
     const severity = deps.versionSeverity ?? 'Skip'

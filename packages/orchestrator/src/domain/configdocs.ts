@@ -1,4 +1,4 @@
-// Staging and committing configuration documents (seed 000 §2.2, §3.2, §4.1–4.5; spec/orchestrator.md §2).
+// Staging and committing configuration documents: the versions compared, collections read, the buffer committed.
 import {
   BadRequestError, ConflictError, DownstreamError, NotFoundError, validationStatusBody,
   type RequestContext, type ValidationMessage, type ValidationStatusBody
@@ -21,7 +21,7 @@ export function createConfigdocs (deps: {
   lock: DatabaseLease
   /** Where each staging is recorded while its writes are made, to be undone if cut short (staging.ts). */
   journal: StagingJournal
-  /** The deployment-version checks at staging and at commit (spec §2.5 step 5, §3.2); Skip by default. */
+  /** The deployment-version checks at staging and at commit (how a missing document is reported); Skip by default. */
   deploymentVersion?: { create: VersionSeverity, commit: VersionSeverity }
   /** Largest size of a staged body's documents with their YAML aliases copied (none: no limit). */
   maxExpandedBytes?: number
@@ -34,7 +34,7 @@ export function createConfigdocs (deps: {
     store, staging, versionSeverity: deps.deploymentVersion?.create, maxExpandedBytes: deps.maxExpandedBytes
   })
 
-  /** The collections of two different versions compared, the older as base (spec §2.2). */
+  /** The collections of two different versions compared, the older as base whatever order the caller gave. */
   async function status (versions: [VersionName, VersionName], ctx: RequestContext) {
     const [baseName, newName] = [...versions].sort((a, b) => RANK[a] - RANK[b]) as [VersionName, VersionName]
     const v = await readVersions(store, ctx)
@@ -59,7 +59,7 @@ export function createConfigdocs (deps: {
     }))
   }
 
-  /** Shipyard's deployment checks on the rendered documents; an unexpected failure is one error (spec §2.7 3a). */
+  /** Shipyard's deployment checks on the rendered documents; an unexpected failure is one error. */
   async function ownChecks (renderedText: string): Promise<ValidationMessage[]> {
     try {
       return checkDeploymentConfiguration(parseDocuments(renderedText), 'full', deps.deploymentVersion?.commit)
@@ -101,7 +101,7 @@ export function createConfigdocs (deps: {
       if (status === undefined || v.buffer === undefined) {
         throw new NotFoundError('No documents to retrieve', 'The Shipyard buffer is empty or does not contain this collection')
       }
-      // seed 000 §4.3: an emptied collection reads as an empty body
+      // a collection emptied in the buffer (to be deleted at commit) reads as an empty body
       if (status === 'deleted') return ''
       return await shown(v.buffer, await store.documents(v.buffer, { collection: collectionId, cleartext }, ctx))
     }
@@ -121,18 +121,19 @@ export function createConfigdocs (deps: {
     const id = v[version]
     if (id === undefined) throw new NotFoundError('This revision does not exist', `${version} version does not exist`)
     const result = await store.rendered(id, cleartext, ctx)
-    // seed 000 §7.3: documents that fail validation (the store's 4xx) are a 400; only the store's own failure is a 5xx
+    // documents that fail validation (the store's 4xx) are the caller's fault, a 400; only the store's own failure is
+    // a 5xx
     if (!result.ok && result.status < 500) throw new BadRequestError('Deckhand indicated an error while rendering', result.text.slice(0, 2000))
     if (!result.ok) throw new DownstreamError('store', `Deckhand indicated an error while rendering: ${result.text.slice(0, 2000)}`, { statusCode: 500, upstreamStatus: result.status })
     return result.text
   }
 
-  /** The design reference peers fetch (spec/orchestrator.md §2.7). */
+  /** The design reference the validating components fetch: the store's rendered documents of the revision. */
   const designRef = (revisionId: number): string => `deckhand+${store.baseUrl.replace(/\/+$/, '')}/revisions/${revisionId}/rendered-documents`
 
   async function validateRevision (revisionId: number, ctx: RequestContext): Promise<ValidationMessage[]> {
     const messages: ValidationMessage[] = []
-    // the whole revision is rendered (a render error is the first validation failure, spec §2.7 step 1), and only
+    // the whole revision is rendered (a render error is the first validation failure), and only
     // the documents of Shipyard's own checks come back to be parsed
     const render = await store.rendered(revisionId, false, ctx, { schemas: DEPLOYMENT_SCHEMAS })
     if (!render.ok) {
@@ -148,7 +149,7 @@ export function createConfigdocs (deps: {
     }
     messages.push(...deckhandMessages(await store.validationsDetail(revisionId, ctx)))
     if (messages.some((m) => m.error)) return messages
-    // spec §2.7 step 3: Shipyard's own checks and the components both, once the store found nothing wrong
+    // Shipyard's own checks and the components both, in parallel, once the store found nothing wrong
     const [own, components] = await Promise.all([
       ownChecks(render.text),
       deps.validators.validate(designRef(revisionId), ctx)

@@ -1,5 +1,5 @@
-// Shipyard's own document checks (spec/orchestrator.md §3.2): the deployment configuration and, in the full
-// form, the deployment strategy it names — its groups' fields and their dependency graph.
+// Shipyard's own document checks (as its deployment_configuration validators do): the deployment configuration and,
+// in the full form, the deployment strategy it names — its groups' fields and their dependency graph.
 import { parseYamlDocuments, type ValidationMessage } from '@slipway/common'
 
 export interface Doc { schema?: string, metadata?: { name?: string }, data?: unknown }
@@ -17,7 +17,7 @@ const VERSION_SCHEMA = 'pegleg/DeploymentData/v1'
 /** Every schema Shipyard's own checks read: a site's other documents need not be fetched or parsed for them. */
 export const DEPLOYMENT_SCHEMAS = [CONFIG_SCHEMA, STRATEGY_SCHEMA, VERSION_SCHEMA]
 
-/** How a missing deployment-version document is reported (spec §2.5 step 5, §3.2): not at all, or at a level. */
+/** How a missing deployment-version document is reported (at staging and at commit): not at all, or at a level. */
 export type VersionSeverity = 'Skip' | 'Info' | 'Warning' | 'Error'
 export const VERSION_SEVERITIES: VersionSeverity[] = ['Skip', 'Info', 'Warning', 'Error']
 

@@ -1,4 +1,5 @@
-// The seed's timestamp shapes (spec/orchestrator.md §1.7).
+// The interface's timestamp shapes, each field its own: always six digits of microseconds (Python's str(datetime)
+// drops them when they are 0, and the Shipyard CLI refuses a workflow id whose date part lacks them).
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0')
 

@@ -1,4 +1,4 @@
-// Notes (spec/orchestrator.md §6): stored in the database, listed by verbosity, their details fetched from
+// Notes: stored in the database, listed by verbosity, their details fetched from
 // the note's URL by the note fetcher (a timeout and a size cap).
 import { InternalError, NotFoundError, newUlid, type RequestContext } from '@slipway/common'
 import type { NoteFetcher } from '../clients/note-source.ts'
@@ -23,7 +23,7 @@ export type NoteView = ReturnType<typeof noteView>
 export function createNotes (deps: { repos: Repositories, fetchUrl: NoteFetcher, log?: (error: unknown) => void }) {
   const { repos } = deps
 
-  /** Creation failures are logged and never fail the request (§6.1). */
+  /** Creation failures are logged and never fail the request: a note is never worth losing the answer. */
   async function add (note: Omit<NoteRecord, 'note_id' | 'note_timestamp'> & { note_timestamp?: string }): Promise<void> {
     try {
       await repos.notes.insert({ note_id: newUlid(), note_timestamp: new Date().toISOString(), ...note })
@@ -56,7 +56,7 @@ export function createNotes (deps: { repos: Repositories, fetchUrl: NoteFetcher,
       }
       return out
     },
-    /** GET /notedetails/{id} (§6.3): the text at the note's URL, as it is. */
+    /** GET /notedetails/{id}: the text at the note's URL, as it is. */
     async detailText (noteId: string, ctx: RequestContext): Promise<string> {
       // a ULID (the route's schema) in either case: Crockford base 32 reads both; ids are stored in upper case
       const note = await repos.notes.get(noteId.toUpperCase())

@@ -1,4 +1,4 @@
-// Site statuses from the provisioner's node inventory (seed 000 §2.6, §4.14; spec/orchestrator.md §5).
+// Site statuses from the provisioner's node inventory: each node's provisioning status and power state.
 import type { RequestContext } from '@slipway/common'
 import type { ProvisionerClient } from '../clients/provisioner.ts'
 import type { SiteStatusFilter } from '../schemas/site-statuses.ts'

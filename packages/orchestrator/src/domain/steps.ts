@@ -1,5 +1,6 @@
-// Steps over the engine's real shape (spec/orchestrator.md §8.2): one run per action whose grouped tasks are named
-// `<group>.<task>`. The seed's step order, step lookup and sub-workflows are derived here from the task instances.
+// Steps over the engine's real shape (Airflow 3 has no sub-DAGs, only task groups): one run per action whose grouped
+// tasks are named `<group>.<task>`. The interface's step order, step lookup and sub-workflows are derived here from the
+// task instances.
 import type { EngineRun, EngineTask } from '../clients/engine.ts'
 import { STEP_ORDER } from './catalog.ts'
 import { plainTimestamp, spacedDate, workflowDate } from './format.ts'
@@ -42,7 +43,7 @@ const DONE = new Set(['success', 'skipped'])
 const FINISHED = new Set([...FAILED, ...DONE, 'removed'])
 
 /**
- * A group's state from its tasks (§8.2): null while none has started, running while any runs or waits for a retry
+ * A group's state from its tasks: null while none has started, running while any runs or waits for a retry
  * (or waits for its turn once others have started), failed when any failed and none still runs, success when all
  * succeeded or were skipped.
  */

@@ -1,4 +1,4 @@
-// The four versions of the site's documents, read from the store's revision tags (spec/orchestrator.md §2.1).
+// The four versions of the site's documents, read from the store's revision tags (as Shipyard reads them).
 import { VERSION_NAMES, type CallContext, type VersionName } from '@slipway/common'
 import type { DiffStatus, Revision, StoreClient } from '../clients/store.ts'
 

@@ -1,4 +1,4 @@
-// The read-only view of every workflow in the engine (seed 000 §2.5, §4.12–4.13; spec/orchestrator.md §4).
+// The read-only view of every workflow in the engine, those not started through this service included.
 import { BadRequestError, NotFoundError, type RequestContext } from '@slipway/common'
 import type { EngineClient } from '../clients/engine.ts'
 import { workflowDetail, workflowOf } from './steps.ts'
@@ -21,7 +21,8 @@ export function createWorkflows (deps: { engine: EngineClient, reads?: EngineRea
 
   /**
    * `D__date`: the run of workflow D at that date, its steps and its task groups as sub-workflows; `D.G__date`: the
-   * sub-workflow of group G of that run, with its own steps and nested groups (spec §8.2).
+   * sub-workflow of group G of that run, with its own steps and nested groups (Airflow 3's task groups shown as the
+   * interface's sub-workflows).
    */
   async function detail (workflowId: string, ctx: RequestContext) {
     const at = workflowId.lastIndexOf('__')

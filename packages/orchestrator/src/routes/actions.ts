@@ -1,4 +1,4 @@
-// Actions, steps, logs and control (seed 000 §4.6–4.11, §4.15): HTTP only — schema, policy, one domain call.
+// Actions, steps, logs and control: HTTP only — schema, policy, one domain call.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ErrorBodySchema, readJsonBodies, textAnswer } from '@slipway/common'
@@ -25,7 +25,7 @@ function serializeKept (answer: unknown): string {
 }
 
 export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = async (app, { actions }) => {
-  // spec §1.3: a JSON body, and one of any other content type counts as no body
+  // a JSON body, and one of any other content type counts as no body (as Shipyard reads it)
   readJsonBodies(app)
 
   app.get('/actions', {

@@ -1,4 +1,4 @@
-// Configuration documents (seed 000 §4.1–4.5): HTTP only — schema, policy, one domain call, the reply's shape.
+// Configuration documents: HTTP only — schema, policy, one domain call, the reply's shape.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { BadRequestError, ErrorBodySchema, TextBodySchema, VERSION_NAMES, ValidationStatusBodySchema, textAnswer, type VersionName } from '@slipway/common'
@@ -9,7 +9,8 @@ import {
 } from '../schemas/configdocs.ts'
 import { rule } from '../policy.ts'
 
-/** `version=a,b`, `versions=a,b` or repeated `versions` (spec §2.2; `version` wins): two different names. */
+/** `version=a,b`, `versions=a,b` or repeated `versions` (Shipyard reads `versions`, its CLI repeats it;
+ * `version` wins): two different names. */
 export function comparisonOf (version: string[] | undefined, versions: string[] | undefined): [VersionName, VersionName] {
   const list = (version ?? versions ?? ['committed,buffer']).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter((v) => v !== '')
   if (list.length !== 2) throw new BadRequestError('Incorrect number of versions for comparison', 'Exactly two versions must be given, e.g. version=committed,buffer')
@@ -40,7 +41,7 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
     schema: {
       params: CollectionParamsSchema,
       querystring: IngestQuerySchema,
-      // spec §1.3: the content type is not checked (upstream reads every body as YAML; curl's default form type too)
+      // the content type is not checked (Shipyard reads every body as YAML; curl's default form type too)
       consumes: ['application/x-yaml'],
       body: TextBodySchema,
       response: { 201: ValidationStatusBodySchema, 400: Type.Union([ErrorBodySchema, ValidationStatusBodySchema]), 409: ErrorBodySchema }

@@ -6,7 +6,7 @@ import type { SiteStatuses } from '../domain/site-statuses.ts'
 import { SITE_STATUS_FILTERS, SiteStatusesQuerySchema, SiteStatusesSchema, type SiteStatusFilter } from '../schemas/site-statuses.ts'
 import { rule } from '../policy.ts'
 
-/** `filters` (seed 000 §4.14): comma separated status types; absent or blank is all of them. */
+/** `filters`: comma separated status types; absent or blank is all of them. */
 export function filtersOf (value: string | undefined): SiteStatusFilter[] {
   if (value === undefined || value.trim() === '') return [...SITE_STATUS_FILTERS]
   const filters = value.split(',').map((f) => f.trim()).filter((f) => f !== '')

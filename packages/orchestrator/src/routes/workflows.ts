@@ -11,7 +11,7 @@ import { rule } from '../policy.ts'
 const DURATION = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/
 const DAY_MS = 86_400_000
 
-/** `since` (seed 000 §4.12): an ISO date/time, or an ISO duration back from now; default 30 days back. */
+/** `since`: an ISO date/time, or an ISO duration back from now; default 30 days back. */
 export function sinceOf (value: string | undefined, now = new Date()): Date {
   if (value === undefined || value === '') return new Date(now.getTime() - 30 * DAY_MS)
   const duration = DURATION.exec(value)

@@ -1,4 +1,4 @@
-// Wire shapes of the action routes (seed 000 §2.3–2.4, §4.6–4.11, §4.15; spec/orchestrator.md §3).
+// Wire shapes of the action routes.
 import { Type, type Static } from 'typebox'
 import { ErrorEntrySchema, SeedBooleanSchema, type Wording } from '@slipway/common'
 import { QuerySchema, withDefault } from './query.ts'
@@ -6,7 +6,7 @@ import { QuerySchema, withDefault } from './query.ts'
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 const required = (message: string): Wording => ({ message })
 
-/** The POST /actions body (seed 000 §4.7, spec §3.3 step 2): JSON with a string name and an object of parameters. */
+/** The POST /actions body, checked after the policy: JSON with a string name and an object of parameters. */
 export const ActionInputSchema = Type.Object({
   name: Type.String({ minLength: 1, description: 'Action name, e.g. deploy_site', 'x-invalid': required('JSON validation failed: name is required and must be a string'), 'x-missing': required('JSON validation failed: name is required and must be a string') }),
   parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Keys vary by action', 'x-invalid': required('JSON validation failed: parameters must be an object') }))
@@ -26,7 +26,10 @@ export const ValidationParamsSchema = Type.Object({ action_id: Type.String(), va
 export const StepParamsSchema = Type.Object({ action_id: Type.String(), step_id: Type.String({ description: 'Engine task id; a bare task name of one grouped task resolves to it' }) })
 export const ControlParamsSchema = Type.Object({ action_id: Type.String(), control_verb: Type.String({ description: 'pause, unpause or stop' }) })
 
-/** The logs route checks the id's length before anything else (spec §3.9 step 1). */
+/**
+ * The logs route checks the id's length before anything else (Shipyard's order: a 400 before the 404 of an unknown
+ * action).
+ */
 export const LogParamsSchema = Type.Object({
   action_id: Type.String({ minLength: 26, maxLength: 26, description: 'Action id (26 characters)', 'x-invalid': { message: 'Invalid Action ID!', reason: 'Action ids are 26 characters, got \'{value}\'' } satisfies Wording }),
   step_id: Type.String()
@@ -53,7 +56,7 @@ const StepSummarySchema = Type.Object({
   notes: Type.Array(NoteSchema)
 })
 
-/** An action as GET /actions lists it (seed 000 §2.3). */
+/** An action as GET /actions lists it. */
 export const ActionSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -91,7 +94,7 @@ export const ActionDetailSchema = Type.Intersect([
   Type.Object({ validations: Type.Array(ValidationFailureSchema), command_audit: Type.Array(AuditSchema) })
 ])
 
-/** The 201 of POST /actions (seed 000 §4.7): `timestamp` in place of `datetime`. */
+/** The 201 of POST /actions: `timestamp` in place of `datetime`. */
 export const CreatedActionSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -104,7 +107,7 @@ export const CreatedActionSchema = Type.Object({
   timestamp: Nullable(Type.String())
 })
 
-/** The 409 of POST /actions (seed 000 §3.2): the stored action with its failed validation. */
+/** The 409 of POST /actions (a pre-run validation failed): the stored action with its failed validation. */
 export const RefusedActionSchema = Type.Intersect([CreatedActionSchema, Type.Object({
   action_lifecycle: Type.Literal('Failed'),
   validations: Type.Array(ValidationFailureSchema),
@@ -113,7 +116,7 @@ export const RefusedActionSchema = Type.Intersect([CreatedActionSchema, Type.Obj
   details: Type.Object({ errorCount: Type.Integer(), messageList: Type.Array(ErrorEntrySchema) })
 })])
 
-/** Step detail (seed 000 §2.4). */
+/** Step detail: one task instance of the action's run. */
 export const StepDetailSchema = Type.Object({
   task_id: Type.String(),
   dag_id: Type.String(),

@@ -1,4 +1,4 @@
-// Wire shapes of the configuration document routes (seed 000 §4.1–4.5, spec/orchestrator.md §2).
+// Wire shapes of the configuration document routes.
 import { Type, type Static } from 'typebox'
 import { SeedBooleanSchema, VersionNameSchema, oneOfPattern, type Wording } from '@slipway/common'
 import { QuerySchema, withDefault } from './query.ts'
@@ -14,7 +14,7 @@ export const CollectionIdSchema = Type.String({
 })
 export const CollectionParamsSchema = Type.Object({ collection_id: CollectionIdSchema })
 
-/** `version` of GET /configdocs: two names, comma separated, or repeated `versions` (spec §2.2, the CLI's form). */
+/** `version` of GET /configdocs: two names, comma separated, or repeated `versions` (the Shipyard CLI's form). */
 const VersionListSchema = Type.Array(Type.String(), { description: 'Two versions to compare, e.g. committed,buffer' })
 export const StatusQuerySchema = QuerySchema({
   version: Type.Optional(VersionListSchema),

@@ -7,5 +7,8 @@ export type SiteStatusFilter = (typeof SITE_STATUS_FILTERS)[number]
 export const SiteStatusesQuerySchema = QuerySchema({
   filters: Type.Optional(Type.String({ description: `Comma separated: ${SITE_STATUS_FILTERS.join(', ')}; default all` }))
 })
-/** Seed 000 §2.6 keys, or Shipyard's nodes_provision_status / machines_powerstate when configured so. */
+/**
+ * The interface's keys (nodes-provision-status, machines-power-state), or Shipyard's nodes_provision_status /
+ * machines_powerstate when configured so.
+ */
 export const SiteStatusesSchema = Type.Record(Type.String(), Type.Array(Type.Object({ hostname: Type.String() })))

@@ -9,7 +9,7 @@ export const WorkflowsQuerySchema = QuerySchema({
 })
 export const WorkflowParamsSchema = Type.Object({ workflow_id: Type.String({ description: '<dag_id>__<YYYY-MM-DDTHH:MM:SS.ffffff>' }) })
 
-/** A workflow (seed 000 §2.5). */
+/** A workflow: one run of a DAG in the engine. */
 export const WorkflowSchema = Type.Object({
   workflow_id: Type.String(),
   dag_id: Type.String(),
