@@ -249,7 +249,7 @@ describe('error rendering', () => {
     const res = await app.inject({ method: 'POST', url: '/api/v1.0/things', headers: { ...AUTH, 'content-type': 'application/x-yaml' }, payload: 'a: 1\n' })
     expect(res.json()).toEqual({ got: 'a: 1\n' })
   })
-  // seed 000 §7.1 in full for each condition: status line, message, reason, the one entry, errorType and retry
+  // the error body in full for each condition: status line, message, reason, the one entry, errorType and retry
   const full = (code: string, message: string, reason: string, errorType: string, retry = false) => ({
     apiVersion: 'v1.0',
     status: 'Failure',

@@ -113,7 +113,7 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
   }
 
   it('stages and commits the example site, then stages a change to one collection', async () => {
-    // before anything is committed a deploy is refused by a pre-run validation, and kept with it (seed 000 §3.2)
+    // before anything is committed a deploy is refused by a pre-run validation, and kept with it (saved, answered 409)
     const refused = await call('POST', '/actions', { json: { name: 'deploy_site' } })
     expect(refused.status).toBe(409)
     refusedId = String(refused.json().id)

@@ -49,7 +49,7 @@ describe('the stack under faults', () => {
     expect(commit.status, commit.text).toBe(200)
 
     // default answers are redacted; rendered documents show the value only when cleartext-secrets is asked for
-    // (raw documents then show the secret store's reference, spec/store.md §12)
+    // (raw documents then show the secret store's reference, as Deckhand's do)
     for (const path of ['/configdocs/site?version=committed', '/renderedconfigdocs?version=committed']) {
       const redacted = await call('GET', path)
       expect(redacted.status, path).toBe(200)

@@ -1,4 +1,4 @@
-// PUT /buckets/{bucket}/documents (spec §4, §5): responses, defaults, structure checks, duplicates,
+// PUT /buckets/{bucket}/documents: responses, defaults, structure checks, duplicates,
 // ownership, the LayeringPolicy singleton, deletions, the revision creation rule, concurrency.
 import { describe, expect, it } from 'vitest'
 import { bodyOf, buildTestApp, doc, docsOf, expectError, get, layeringPolicy, put } from './helpers/app.ts'

@@ -1,4 +1,4 @@
-// Deckhand's default for `cleartext-secrets` (spec §12, issue 21): absent, the policy rule
+// Deckhand's default for `cleartext-secrets`: absent, the policy rule
 // deckhand:show_cleartext_documents decides between cleartext and redaction; an explicit value decides alone.
 import { describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'

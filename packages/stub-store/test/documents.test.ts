@@ -1,4 +1,4 @@
-// GET /revisions/{id}/documents (spec §7) and secrets (spec §12): every filter, sort, order, limit,
+// GET /revisions/{id}/documents and secrets: every filter, sort, order, limit,
 // redaction and who may see encrypted documents.
 import { describe, expect, it } from 'vitest'
 import { buildTestApp, doc, docsOf, expectError, get, policyFile, put } from './helpers/app.ts'
@@ -129,7 +129,7 @@ describe('encrypted documents in listings', () => {
     const redacted = docsOf(await get(app, '/revisions/1/documents?cleartext-secrets=false'))[0]
     expect(redacted.data).toMatch(/^[0-9a-f]{64}$/)
     expect(redacted.data).not.toBe(reference)
-    // spec §12: SHA-256 of the JSON string ".source1"
+    // Deckhand redacts a substitution path as the SHA-256 of its JSON string, here ".source1"
     expect(redacted.metadata.substitutions[0].src.path).toBe('228efbb925ce4b36262904e66ce36cf3672b81e8abaee9769f905fa3e72db75d')
     expect(redacted.metadata.substitutions[0].dest.path).toMatch(/^[0-9a-f]{64}$/)
   })

@@ -1,4 +1,4 @@
-// Diff, rollback and tags (spec §13) and validations (spec §10): the calls the orchestrator derives its
+// Diff, rollback and tags and validations: the calls the orchestrator derives its
 // versions from.
 import { describe, expect, it } from 'vitest'
 import { bodyOf, buildTestApp, del, doc, docsOf, expectError, get, post, put } from './helpers/app.ts'

@@ -10,7 +10,7 @@ const KIND = 'example/Kind/v1'
 
 const item = (name: string, data: unknown) => doc({ name, layer: 'site', data })
 
-/** A document as the listings show it (spec §4.3), built with `item`. */
+/** A document as the listings show it (with its id, and its bucket and revision under status), built with `item`. */
 function listed (id: number, name: string, data: unknown, bucket: string, revision: number) {
   const metadata = { schema: 'metadata/Document/v1', name, storagePolicy: 'cleartext', layeringDefinition: { layer: 'site', abstract: false }, replacement: false }
   return { id, schema: KIND, metadata, data, status: { bucket, revision } }

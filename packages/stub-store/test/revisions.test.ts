@@ -1,4 +1,4 @@
-// Revisions (spec §6): listing with tags, sort and order, showing one, purge restarting numbering,
+// Revisions: listing with tags, sort and order, showing one, purge restarting numbering,
 // persistence across a restart.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

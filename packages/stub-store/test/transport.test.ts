@@ -1,4 +1,4 @@
-// Transport (spec §2, §3): versions and health, content types, request ids and context echo,
+// Transport and the error body: versions and health, content types, request ids and context echo,
 // authentication and policy, error bodies for unknown routes and methods, body limits, bad YAML.
 import { describe, expect, it } from 'vitest'
 import { bodyOf, buildTestApp, del, docsOf, expectError, get, post, put } from './helpers/app.ts'

@@ -93,7 +93,7 @@ export async function startKube (nodes: KubeNodeFixture[], mode: { fail?: boolea
   return { url, patches, nodes: byName }
 }
 
-/** The API-server node that yields the join IP, and a worker with labels, as in spec §11. */
+/** The API-server node (n0) that yields the join IP, and a worker (n1) with labels a and b and system labels. */
 export function clusterNodes (): KubeNodeFixture[] {
   return [
     { name: 'n0', labels: { 'kubernetes-apiserver': 'enabled', 'kubernetes.io/hostname': 'n0' }, internalIp: '192.168.77.10' },
@@ -175,7 +175,7 @@ export async function buildTestApp (options: {
 }
 
 /**
- * A design server for `design` (a design host, beside the unreachable store), the cluster of spec §11 and the app
+ * A design server for `design` (a design host, beside the unreachable store), the cluster of clusterNodes and the app
  * (HostSystem files from `options.fileHosts`, else the design hosts); href is plain http, deckhandRef the store path.
  */
 export async function setupJoin (design = exampleDesign(), options: { fileHosts?: string[] } = {}) {

@@ -1,6 +1,6 @@
 // The bootstrap service against the real stand-ins: the example site staged in stub-store as two collections
 // (read back through a deckhand+ design_ref, secrets included), and stub-site's Kubernetes nodes for the join
-// IPs and node labels (spec/bootstrap.md §11 expected results).
+// IPs and node labels: the script's files for n1, and its labels patched by difference.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
@@ -28,7 +28,7 @@ async function storeWithExampleSite () {
   return { url: store.url, designRef: `deckhand+${store.url}/revisions/2/rendered-documents` }
 }
 
-/** stub-site with the cluster of spec §11.12: n0 (API server) and n1 (labels a, b, system labels). */
+/** stub-site with a small cluster: n0 (API server) and n1 (labels a, b, system labels). */
 async function siteWithNodes () {
   const file = join(tempDir(), 'nodes.yaml')
   writeFileSync(file, [

@@ -62,7 +62,8 @@ describe('design references to a host that is not a design host', () => {
     expect((await validate(app, `deckhand+${attacker.url}/x`)).statusCode).toBe(400)
     expect((await app.inject({ url: join(`deckhand+${attacker.url}/x`), headers: AUTH })).statusCode).toBe(400)
     expect(attacker.seen).toEqual([])
-    // the design host alone gets the caller's token (spec §6.3: no service credentials configured)
+    // the design host alone gets the caller's token (no service credentials are configured, so the caller's
+    // token is forwarded)
     expect((await validate(app, `deckhand+${store.url}/api/v1.0/revisions/1/rendered-documents`)).statusCode).toBe(200)
     expect(store.seen).toEqual([expect.objectContaining({ 'x-auth-token': AUTH['x-auth-token'] })])
   })

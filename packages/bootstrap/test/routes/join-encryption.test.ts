@@ -1,4 +1,4 @@
-// Encrypted join scripts (spec/bootstrap.md §6.10): with EncryptionPolicy scripts.join {gpg: {}} the payload is
+// Encrypted join scripts (as Promenade encrypts them): with EncryptionPolicy scripts.join {gpg: {}} the payload is
 // gpg-encrypted with the configured passphrase and the script decrypts it with the node's PROMENADE_ENCRYPTION_KEY;
 // without a passphrase or gpg, 500 EncryptionException, and no key is ever made up.
 import { execFileSync, spawnSync } from 'node:child_process'

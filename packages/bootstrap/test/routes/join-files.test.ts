@@ -1,4 +1,4 @@
-// HostSystem files fetched from `url` and `tar_url` (spec/bootstrap.md §6.8): fetched once per TTL, retried on
+// HostSystem files fetched from `url` and `tar_url`: fetched once per TTL, retried on
 // 5xx and broken connections, a missing file or member is a clear error, never a 500.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'

@@ -94,7 +94,7 @@ describe('GET /api/v1.0/join-scripts', () => {
       ['hostname', [['design_ref', 'http://x/y'], ['ip', '10.0.0.1'], ['hostnme', 'n1']]],
       ['design_ref', [['hostname', 'n1'], ['ip', '10.0.0.1']]],
       ['ip', [['design_ref', 'http://x/y'], ['hostname', 'n1']]],
-      // spec §6.1: every required parameter is looked for before any format is checked
+      // every required parameter is looked for before any format is checked, as Promenade does
       ['hostname', [['design_ref', 'bogus'], ['ip', '1.2.3.4']]],
       ['ip', [['design_ref', 'bogus'], ['hostname', 'N_1']]],
       ['hostname', [['design_ref', 'http://x/y'], ['ip', 'not-an-ip']]]
@@ -127,7 +127,7 @@ describe('GET /api/v1.0/join-scripts', () => {
       ['design_ref', 'http://[', 'InvalidFormatError'],
       ['design_ref', 'deckhand+http://[::1', 'InvalidFormatError'],
       ['leave_kubectl', 'maybe', 'HTTPInvalidParam'],
-      // spec §6.1: Falcon's exact spellings, so these capitalisations are not booleans
+      // Falcon's exact boolean spellings (true, True, t, yes…), so these capitalisations are not booleans
       ['leave_kubectl', 'TRUE', 'HTTPInvalidParam'],
       ['leave_kubectl', 'YES', 'HTTPInvalidParam'],
       ['leave_kubectl', 'On', 'HTTPInvalidParam'],
@@ -193,7 +193,7 @@ describe('GET /api/v1.0/join-scripts', () => {
     const noApiServers = await buildTestApp({ kubeUrl: empty.url, designHosts: [store.url] })
     const res = await noApiServers.inject({ url: url(N1(`${store.url}/site.yaml`)), headers: AUTH })
     expect(res.statusCode).toBe(503)
-    // spec §6.5 and §4: raised with a single argument, so the text is the message
+    // raised with a single argument, as Promenade raises it, so its text is the message
     expect(res.json()).toMatchObject({
       message: 'no nodes labelled kubernetes-apiserver=enabled',
       code: '503 Service Unavailable',

@@ -88,7 +88,8 @@ describe('POST /api/v1.0/validatedesign', () => {
   })
 
   const GENESIS_SCHEMA_END = '    images: {type: object}\n  required: [hostname, ip, labels, images]'
-  // Promenade's shipped Genesis schema: files[].url and tar_url point at a definition it does not have (§10)
+  // Promenade's shipped Genesis schema: files[].url and tar_url point at a definition it does not have,
+  // which must be accepted
   const withGenesisFiles = (design: string, files: string, definitions = ''): string =>
     design.replace(GENESIS_SCHEMA_END, `    files: ${files}\n${GENESIS_SCHEMA_END}${definitions === '' ? '' : `\n  definitions: ${definitions}`}`)
 

@@ -1,4 +1,4 @@
-// The seed's steps and sub-workflows derived from one Airflow 3 run with task groups (spec/orchestrator.md §8.2).
+// The interface's steps and sub-workflows derived from one Airflow 3 run with task groups (`<group>.<task>` ids).
 import { describe, expect, it } from 'vitest'
 import type { EngineRun, EngineTask } from '../../src/clients/engine.ts'
 import { groupState, orderedSteps, resolveStep, workflowDetail } from '../../src/domain/steps.ts'

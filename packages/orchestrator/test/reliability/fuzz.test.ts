@@ -245,7 +245,7 @@ describe('fuzzing the orchestrator', () => {
       expect(res.statusCode, what).toBeLessThan(500)
       if (res.statusCode < 400) return
       const body = res.json()
-      // seed 000 §3.2: a failed pre-run validation answers 409 with the stored action and its validations
+      // a failed pre-run validation answers 409 with the stored action and its validations
       if (res.statusCode === 409 && r.method === 'POST' && r.url.split('?')[0] === `${API}/actions` && body.action_lifecycle === 'Failed') {
         expect(body, what).toMatchObject({ message: 'Unable to start action', dag_status: null, validations: [{ action_id: body.id }] })
         expect(typeof body.details?.errorCount, what).toBe('number')

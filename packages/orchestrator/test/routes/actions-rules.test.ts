@@ -33,7 +33,7 @@ describe('POST /api/v1.0/actions', () => {
     const none = await t.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: AUTH })
     expect(none.statusCode).toBe(400)
     expect(none.json()).toMatchObject({ message: 'Json body is required' })
-    // spec §1.3: a body whose content type is not JSON counts as no body
+    // a body whose content type is not JSON counts as no body, as Shipyard reads it
     for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
       const typed = await t.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: { ...AUTH, 'content-type': type }, payload: '{"name": "test_site"}' })
       expect(typed.statusCode, type).toBe(400)

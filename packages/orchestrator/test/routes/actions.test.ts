@@ -6,7 +6,7 @@ import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
 
 const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/
-/** deploy_site's steps in step order, with the engine's task ids (spec §8.2). */
+/** deploy_site's steps in step order, with the engine's task ids (`<group>.<task>`). */
 const DEPLOY_STEPS = [
   'action_xcom', 'dag_concurrency_check', 'preflight.ucp_preflight_check', 'deployment_configuration', 'get_rendered_doc',
   'validate_site_design.deckhand_validate_site_design', 'validate_site_design.drydock_validate_site_design',
@@ -106,7 +106,7 @@ describe('reading actions, steps and logs', () => {
   })
 
   it('serves the log of each try of a retried step', async () => {
-    // the validation steps retry once (spec §8.1): fail the first try only
+    // the validation steps retry once, as in Shipyard's DAGs: fail the first try only
     const stack = await buildTestStack({ engineEnv: { ENGINE_FAIL_TASKS: 'deckhand_validate_site_design=1', ENGINE_RETRY_DELAY_MS: '20' } })
     await commitSite(stack)
     const id = String((await create(stack, { name: 'deploy_site' })).json().id)
@@ -136,7 +136,7 @@ describe('reading actions, steps and logs', () => {
     expect(missing.json()).toMatchObject({ message: 'Action not found' })
     expect((await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/no_such_step`, headers: AUTH })).json()).toMatchObject({ message: 'Step not found' })
     expect((await stack.app.inject({ url: `/api/v1.0/actions/${id}/validations/01ARZ3NDEKTSV4RRFFQ69G5FAV`, headers: AUTH })).json()).toMatchObject({ message: 'Validation not found' })
-    // the logs route words its 404s as spec §3.9 step 2 does
+    // the logs route words its 404s as Shipyard does ('Action Not Found!', 'Step Not Found!')
     const logOf = async (actionId: string, step: string) => (await stack.app.inject({ url: `/api/v1.0/actions/${actionId}/steps/${step}/logs`, headers: AUTH })).json()
     expect(await logOf('01ARZ3NDEKTSV4RRFFQ69G5FAV', 'action_xcom')).toMatchObject({ message: 'Action Not Found!', code: '404 Not Found' })
     expect(await logOf(id, 'no_such_step')).toMatchObject({ message: 'Step Not Found!', code: '404 Not Found' })

@@ -90,7 +90,7 @@ class Model {
     return text === undefined ? { status: 404 } : { status: 200, text }
   }
 
-  /** GET /configdocs?version=a,b (spec §2.2 steps 2–5). */
+  /** GET /configdocs?version=a,b: the older version as base, missing revisions read as the buffer's or 0. */
   status (x: Version, y: Version): { status: 404 } | { status: 200, body: unknown[] } {
     const [base, next] = [x, y].sort((a, b) => RANK[a as Version] - RANK[b as Version]) as [Version, Version]
     for (const v of [base, next]) if ((v === 'last_site_action' || v === 'successful_site_action') && this.idOf(v) === undefined) return { status: 404 }

@@ -1,5 +1,5 @@
-// The optional deployment-version checks (spec §2.5 step 5 at staging, §3.2 at commit and in site actions'
-// pre-run validation): a pegleg/DeploymentData/v1 document named deployment-version, missing → by severity.
+// The optional deployment-version checks (at staging, at commit and in site actions' pre-run validation): a
+// pegleg/DeploymentData/v1 document named deployment-version, missing → by severity.
 import { describe, expect, it } from 'vitest'
 import { AUTH } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
@@ -71,7 +71,7 @@ describe('the deployment-version document at commit and in deploy_site\'s pre-ru
     expect(commit.json().details.messageList).toContainEqual(expect.objectContaining({ source: 'Promenade', error: true }))
     expect(commit.json().details.errorCount).toBe(2)
     stack.validatorMode.current = 'pass'
-    expect(stack.validator.calls).toHaveLength(1) // spec §2.7 step 3: the components are asked alongside Shipyard's own checks
+    expect(stack.validator.calls).toHaveLength(1) // the components are asked alongside Shipyard's own checks
     expect((await stack.app.inject({ method: 'POST', url: '/api/v1.0/commitconfigdocs?force=true', headers: AUTH })).statusCode).toBe(200)
     const action = await stack.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: { ...AUTH, 'content-type': 'application/json' }, payload: '{"name": "deploy_site"}' })
     expect(action.statusCode).toBe(409)

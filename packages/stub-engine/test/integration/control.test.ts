@@ -1,4 +1,4 @@
-// Pause, unpause, stop, clear and marking task instances (spec/engine.md §4.5, §4.6, §4.11, §5), DAGs paused
+// Pause, unpause, stop, clear and marking task instances, as Airflow 3's REST API does them, DAGs paused
 // at creation, max_active_runs, and state kept across a restart with ENGINE_DATA_DIR.
 // A task that must still be running when the test looks is held by the hang injection (conf.stub.hang) and let go
 // by marking it a success, never raced with a short task duration; "nothing happens" is checked after the

@@ -1,5 +1,5 @@
-// Run and task-instance state machines over HTTP (spec/engine.md §8.4, §8.5): success, retries with per-try
-// logs, upstream_failed, task groups, mapping, deferral, branches and the concurrency check.
+// Run and task-instance state machines (Airflow 3's DagRunState and TaskInstanceState) over HTTP: success, retries
+// with per-try logs, upstream_failed, task groups, mapping, deferral, branches and the concurrency check.
 import { describe, expect, it } from 'vitest'
 import { DAG_RUN_STATES, TASK_INSTANCE_STATES, type TaskInstanceHistoryResponse } from '@slipway/airflow-contract'
 import { startTestEngine, stateOf } from '../helpers/engine.ts'

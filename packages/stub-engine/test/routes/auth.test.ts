@@ -1,4 +1,4 @@
-// /auth/token (simple auth manager) and bearer checks on /api/v2 (spec/engine.md §1, §8.1, §8.2).
+// /auth/token (simple auth manager) and bearer checks on /api/v2, as Airflow 3 does them.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-// Request checking and error bodies as Airflow gives them (spec/engine.md §2, §4, §6): strict bodies, zone-aware
+// Request checking and error bodies as Airflow gives them: strict bodies, zone-aware
 // dates, 404/409/400 details, paging with the limit clamp, order_by allow-lists, filters, log tokens.
 import { describe, expect, it } from 'vitest'
 import { startTestEngine } from '../helpers/engine.ts'

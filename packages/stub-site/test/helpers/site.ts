@@ -39,7 +39,7 @@ export interface FakeRevision { id: number, tags: string[], documents: unknown[]
 
 /**
  * A fake Deckhand serving GET /api/v1.0/revisions and GET /api/v1.0/revisions/{id}/documents as YAML
- * (spec/store.md §6.3, §7): `revisions` can be changed between calls, `tokens` records X-Auth-Token headers.
+ * (Deckhand's paths): `revisions` can be changed between calls, `tokens` records X-Auth-Token headers.
  */
 export async function startFakeStore (revisions: FakeRevision[]) {
   const app = Fastify()

@@ -67,7 +67,7 @@ export async function del (app: FastifyInstance, path: string, headers: Record<s
   return await app.inject({ method: 'DELETE', url: `/api/v1.0${path}`, headers })
 }
 
-/** Asserts Deckhand's error body (spec §3) and returns it. */
+/** Asserts Deckhand's error body (a Status failure with its code, error type and message list) and returns it. */
 export function expectError (res: LightMyRequestResponse, status: number, errorType: string): any {
   const body = bodyOf(res)
   if (res.statusCode !== status || body?.details?.errorType !== errorType) {
