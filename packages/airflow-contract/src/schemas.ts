@@ -1,14 +1,14 @@
-// Airflow 3 REST API v2 wire shapes as runtime schemas (spec/engine.md §3–§4), written from the facts of the
-// contract (field names, types, enums, strictness): what the engine stand-in validates and serves. Each is held to
-// the generated type of the same name (test/assignable.test.ts).
+// Airflow 3 REST API v2 wire shapes as runtime schemas (the shapes we read and the calls we make), written from the
+// facts of the contract (field names, types, enums, strictness): what the engine stand-in validates and serves. Each
+// is held to the generated type of the same name (test/assignable.test.ts).
 import { Type, type Static, type TSchema } from 'typebox'
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
-/** A zone-aware ISO 8601 datetime; a naive one fails the `date-time` format (spec/engine.md §2). */
+/** A zone-aware ISO 8601 datetime; a naive one fails the `date-time` format, as Airflow answers it with 422. */
 export const DateTimeSchema = Type.String({ format: 'date-time' })
 const NullableDateTime = nullable(DateTimeSchema)
 
-// Closed enums of the contract. Clients should read them tolerantly (spec/engine.md §2).
+// Closed enums of the contract. Clients should read them tolerantly: newer Airflow releases add values.
 export const DAG_RUN_STATES = ['queued', 'running', 'success', 'failed'] as const
 export const TASK_INSTANCE_STATES = [
   'removed', 'scheduled', 'queued', 'running', 'success', 'restarting', 'failed',
@@ -29,12 +29,12 @@ export type DagRunTriggeredBy = Static<typeof DagRunTriggeredBySchema>
 export const DagRunPatchStateSchema = Type.Enum([...DAG_RUN_PATCH_STATES])
 export type DagRunPatchState = Static<typeof DagRunPatchStateSchema>
 
-/** Task-instance states that are final (spec/engine.md §3.4). */
+/** Task-instance states that are final: the task will not run again unless cleared. */
 export const FINISHED_TASK_STATES: ReadonlySet<string> = new Set(['success', 'failed', 'skipped', 'upstream_failed', 'removed'])
 /** Run states that are final. */
 export const FINISHED_RUN_STATES: ReadonlySet<string> = new Set(['success', 'failed'])
 
-// ---- errors (spec/engine.md §6)
+// ---- errors
 
 export const HTTPExceptionResponseSchema = Type.Object({
   detail: Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())])
@@ -74,7 +74,7 @@ export const HealthInfoResponseSchema = Type.Object({
 })
 export type HealthInfoResponse = Static<typeof HealthInfoResponseSchema>
 
-// ---- DAGs (§3.3, §4.1)
+// ---- DAGs
 
 export const DagTagResponseSchema = Type.Object({ name: Type.String(), dag_id: Type.String(), dag_display_name: Type.String() })
 export const DAGResponseSchema = Type.Object({
@@ -110,7 +110,7 @@ export type DAGCollectionResponse = Static<typeof DAGCollectionResponseSchema>
 export const DAGPatchBodySchema = Type.Object({ is_paused: Type.Boolean() }, { additionalProperties: false })
 export type DAGPatchBody = Static<typeof DAGPatchBodySchema>
 
-// ---- DAG runs (§3.1, §4.2–§4.6)
+// ---- DAG runs: read, trigger, list, patch, clear, batch list
 
 export const DagVersionResponseSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -150,7 +150,7 @@ export type DAGRunResponse = Static<typeof DAGRunResponseSchema>
 export const DAGRunCollectionResponseSchema = Type.Object({ dag_runs: Type.Array(DAGRunResponseSchema), total_entries: Type.Integer() })
 export type DAGRunCollectionResponse = Static<typeof DAGRunCollectionResponseSchema>
 
-/** Trigger body: strict; the `logical_date` key is required, its value may be null (§4.2). */
+/** Trigger body: strict; the `logical_date` key is required, its value may be null. */
 export const TriggerDAGRunPostBodySchema = Type.Object({
   dag_run_id: Type.Optional(nullable(Type.String())),
   data_interval_start: Type.Optional(NullableDateTime),
@@ -198,7 +198,7 @@ export interface DAGRunsBatchBody {
   [range: string]: unknown
 }
 
-// ---- task instances (§3.2, §4.7–§4.11)
+// ---- task instances: read, tries, batch list, clear, mark
 
 export const TriggerResponseSchema = Type.Object({
   id: Type.Integer(),
@@ -336,7 +336,7 @@ export const PatchTaskInstanceBodySchema = Type.Object({
 }, { additionalProperties: false })
 export type PatchTaskInstanceBody = Static<typeof PatchTaskInstanceBodySchema>
 
-// ---- logs (§4.10)
+// ---- logs
 
 export const StructuredLogMessageSchema = Type.Object({
   timestamp: Type.Optional(DateTimeSchema),
