@@ -49,7 +49,9 @@ export function buildApp (deps: AppDeps): FastifyInstance {
       done(null, JSON.parse(text))
     } catch {
       const problem = pythonJsonProblem(text) ?? { message: 'Expecting value', position: 0 }
-      done(new Unprocessable([{ loc: ['body', problem.position], msg: 'JSON decode error', type: 'json_invalid', input: {}, ctx: { error: problem.message } }]), undefined)
+      done(new Unprocessable([{
+        loc: ['body', problem.position], msg: 'JSON decode error', type: 'json_invalid', input: {}, ctx: { error: problem.message }
+      }]), undefined)
     }
   })
   // Form bodies for POST /auth/token; any other non-JSON body is kept raw and refused by the route (422/415).
@@ -65,7 +67,8 @@ export function buildApp (deps: AppDeps): FastifyInstance {
   app.setErrorHandler((error, request, reply) => { sendError(request, reply, error) })
   app.addHook('onResponse', async (request, reply) => {
     if (request.url.startsWith('/api/v2/monitor/health')) return
-    request.log.debug({ method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request done')
+    const line = { method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }
+    request.log.debug(line, 'request done')
   })
   app.setNotFoundHandler((_request, reply) => { reply.code(404).send({ detail: 'Not Found' }) })
 

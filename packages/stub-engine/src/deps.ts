@@ -28,7 +28,10 @@ export function createDeps (config: Config, overrides: { effects?: SideEffects, 
     maxPageLimit: config.ENGINE_MAX_PAGE_LIMIT,
     maxActiveRuns: config.ENGINE_MAX_ACTIVE_RUNS,
     pausedAtCreation: config.ENGINE_DAGS_PAUSED_AT_CREATION,
-    rules: { fail: parseRules(config.ENGINE_FAIL_TASKS, 'ENGINE_FAIL_TASKS'), hang: parseRules(config.ENGINE_HANG_TASKS, 'ENGINE_HANG_TASKS') },
+    rules: {
+      fail: parseRules(config.ENGINE_FAIL_TASKS, 'ENGINE_FAIL_TASKS'),
+      hang: parseRules(config.ENGINE_HANG_TASKS, 'ENGINE_HANG_TASKS')
+    },
     importErrorDags: list(config.ENGINE_IMPORT_ERROR_DAGS),
     effects,
     secret: jwtSecret

@@ -17,7 +17,12 @@ import type { Reads } from './reads.ts'
 import { isoNow, runView, taskInstanceView, tryFieldsOf, type RunRecord, type TaskInstanceRecord } from './records.ts'
 import { isFinished } from './scheduler-rules.ts'
 
-export function createControl (shared: EngineState, executor: Executor, reads: Pick<Reads, 'dagResponse'>, options: Pick<EngineOptions, 'importErrorDags'>) {
+export function createControl (
+  shared: EngineState,
+  executor: Executor,
+  reads: Pick<Reads, 'dagResponse'>,
+  options: Pick<EngineOptions, 'importErrorDags'>
+) {
   const {
     defs, dags, runs, key, log, changed, defOf, dagOf, runOf, taskDefOf, addressOf, stubOf, runsInOrder, findTis,
     appendLog, createRun
@@ -64,7 +69,10 @@ export function createControl (shared: EngineState, executor: Executor, reads: P
     for (const ti of run.tis) {
       if (state === 'success') {
         if (ti.state === 'success') continue
-        if (ti.state === 'running') { stopExecution(ti); appendLog(ti, ti.try_number, 'warning', 'State of this instance has been externally set to success. Terminating instance.') }
+        if (ti.state === 'running') {
+          stopExecution(ti)
+          appendLog(ti, ti.try_number, 'warning', 'State of this instance has been externally set to success. Terminating instance.')
+        }
         if (ti.state === 'running' || ti.state === 'deferred') endTry(ti, 'success')
         else setState(ti, 'success')
         continue
@@ -121,12 +129,17 @@ export function createControl (shared: EngineState, executor: Executor, reads: P
     const conf = body.conf ?? {}
     if (conf.stub !== undefined && !Value.Check(StubConfSchema, conf.stub)) {
       const first = [...Value.Errors(StubConfSchema, conf.stub)][0]
-      throw new BadRequest(`Invalid input for param stub: ${first === undefined ? 'invalid' : `${first.instancePath || '/'} ${first.message}`}`)
+      const detail = first === undefined ? 'invalid' : `${first.instancePath || '/'} ${first.message}`
+      throw new BadRequest(`Invalid input for param stub: ${detail}`)
     }
     const hasStart = body.data_interval_start != null
     const hasEnd = body.data_interval_end != null
     if (hasStart !== hasEnd) {
-      throw new Unprocessable([{ loc: ['body'], msg: 'Value error, Either both data_interval_start and data_interval_end must be provided or both must be None', type: 'value_error' }])
+      throw new Unprocessable([{
+        loc: ['body'],
+        msg: 'Value error, Either both data_interval_start and data_interval_end must be provided or both must be None',
+        type: 'value_error'
+      }])
     }
     const now = isoNow()
     const logicalDate = body.logical_date === null ? null : new Date(body.logical_date).toISOString()

@@ -17,7 +17,9 @@ const runNotFound = (dagId: string, runId: string): NotFound =>
 export const dagNotFound = (dagId: string): NotFound => new NotFound(`The Dag with ID: \`${dagId}\` was not found`)
 
 export function tiNotFound (dagId: string, runId: string, taskId: string, mapIndex: number): NotFound {
-  return new NotFound(`The Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\`, task_id: \`${taskId}\` and map_index: \`${mapIndex}\` was not found`)
+  return new NotFound(
+    `The Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\`, task_id: \`${taskId}\` and map_index: \`${mapIndex}\` was not found`
+  )
 }
 
 export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreation' | 'persistence' | 'log'>) {
@@ -167,9 +169,21 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
     }
   }
 
-  function createRun (fields: Omit<RunRecord, 'seq' | 'tis' | 'updated_at' | 'queued_at' | 'start_date' | 'end_date' | 'state' | 'last_scheduling_decision'>): RunRecord {
+  function createRun (
+    fields: Omit<RunRecord, 'seq' | 'tis' | 'updated_at' | 'queued_at' | 'start_date' | 'end_date' | 'state' | 'last_scheduling_decision'>
+  ): RunRecord {
     const now = isoNow()
-    const run: RunRecord = { ...fields, seq: ++seq, tis: [], updated_at: now, queued_at: now, start_date: null, end_date: null, state: 'queued', last_scheduling_decision: null }
+    const run: RunRecord = {
+      ...fields,
+      seq: ++seq,
+      tis: [],
+      updated_at: now,
+      queued_at: now,
+      start_date: null,
+      end_date: null,
+      state: 'queued',
+      last_scheduling_decision: null
+    }
     run.tis = defOf(run.dag_id).tasks.map((t) => newTaskInstance(run, t, -1))
     runs.set(key(run.dag_id, run.dag_run_id), run)
     return run

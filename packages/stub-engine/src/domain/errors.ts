@@ -31,7 +31,9 @@ export class Unprocessable extends Error {
 }
 
 /** The 409 body Airflow gives for a duplicate key (spec/engine.md §6), naming the columns of the violated key. */
-export function uniqueConstraintDetail (table: string, requestId: string, columns: string[] = ['dag_id', 'run_id']): Record<string, unknown> {
+export function uniqueConstraintDetail (
+  table: string, requestId: string, columns: string[] = ['dag_id', 'run_id']
+): Record<string, unknown> {
   return {
     reason: 'Unique constraint violation',
     statement: `INSERT INTO ${table} (...) VALUES (...)`,

@@ -71,7 +71,8 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
     switch (outcome.kind) {
       case 'success':
         endTry(ti, 'success')
-        appendLog(ti, tryNumber, 'info', `Marking task as SUCCESS. dag_id=${run.dag_id}, task_id=${ti.task_id}, run_id=${run.dag_run_id}, start_date=${ti.start_date}, end_date=${ti.end_date}`)
+        appendLog(ti, tryNumber, 'info',
+          `Marking task as SUCCESS. dag_id=${run.dag_id}, task_id=${ti.task_id}, run_id=${run.dag_run_id}, start_date=${ti.start_date}, end_date=${ti.end_date}`)
         if (outcome.follow !== undefined) skipUnfollowed(run, ti.task_id, outcome.follow)
         break
       case 'skipped':
@@ -81,7 +82,13 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
       case 'defer':
         ti.state = 'deferred'
         ti.defer_until = new Date(Date.now() + outcome.ms).toISOString()
-        ti.trigger = { id: run.seq * 1000 + (taskIndex.get(run.dag_id)?.get(ti.task_id) ?? 0), classpath: 'airflow.triggers.temporal.TimeDeltaTrigger', kwargs: JSON.stringify({ delta_ms: outcome.ms }), created_date: now, triggerer_id: null }
+        ti.trigger = {
+          id: run.seq * 1000 + (taskIndex.get(run.dag_id)?.get(ti.task_id) ?? 0),
+          classpath: 'airflow.triggers.temporal.TimeDeltaTrigger',
+          kwargs: JSON.stringify({ delta_ms: outcome.ms }),
+          created_date: now,
+          triggerer_id: null
+        }
         ti.resumed = true
         ti.updated_at = now
         appendLog(ti, tryNumber, 'info', `Pausing task as DEFERRED. Trigger fires in ${outcome.ms} ms`)
@@ -94,7 +101,8 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
         const retry = ti.try_number <= ti.max_tries
         endTry(ti, retry ? 'up_for_retry' : 'failed')
         if (retry) ti.retry_at = new Date(Date.now() + options.retryDelayMs).toISOString()
-        appendLog(ti, tryNumber, 'error', `Marking task as ${retry ? 'UP_FOR_RETRY' : 'FAILED'}. dag_id=${run.dag_id}, task_id=${ti.task_id}, run_id=${run.dag_run_id}`)
+        appendLog(ti, tryNumber, 'error',
+          `Marking task as ${retry ? 'UP_FOR_RETRY' : 'FAILED'}. dag_id=${run.dag_id}, task_id=${ti.task_id}, run_id=${run.dag_run_id}`)
         break
       }
     }
@@ -127,7 +135,9 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
     }
     async function execute (): Promise<Outcome> {
       const started = Date.now()
-      say(`Executing <Task(${def.operator}): ${ti.task_id}> on ${run.logical_date ?? run.run_after}`, 'info', { try_number: tryNumber, map_index: ti.map_index })
+      say(`Executing <Task(${def.operator}): ${ti.task_id}> on ${run.logical_date ?? run.run_after}`, 'info', {
+        try_number: tryNumber, map_index: ti.map_index
+      })
       if (tryNumber > 1) say(`Starting attempt ${tryNumber} of ${ti.max_tries + 1}`)
       if (plan.hang) {
         say('Injected hang: the task runs until it is stopped', 'warning')

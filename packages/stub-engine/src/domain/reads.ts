@@ -9,7 +9,9 @@ import type { EngineOptions } from './engine-options.ts'
 import { BadRequest, NotFound } from './errors.ts'
 import { mapCount } from './injection.ts'
 import { inRanges, orderItems, paginate, searchPattern, type Getter, type Page, type Ranges } from './queries.ts'
-import { dagView, historyView, runView, seconds, taskInstanceView, tryFieldsOf, type RunRecord, type TaskInstanceRecord } from './records.ts'
+import {
+  dagView, historyView, runView, seconds, taskInstanceView, tryFieldsOf, type RunRecord, type TaskInstanceRecord
+} from './records.ts'
 import { readLogToken, signLogToken } from './tokens.ts'
 
 export interface RunFilter {
@@ -92,7 +94,10 @@ const TI_ORDER: Record<string, Getter<TiRow>> = {
 /** States that an unfinished try passes through; a try in any other state has ended. */
 const LIVE_TRY_STATES: ReadonlySet<string> = new Set(['scheduled', 'queued', 'running', 'deferred', 'restarting', 'up_for_reschedule'])
 
-export function createReads (shared: EngineState, options: Pick<EngineOptions, 'maxPageLimit' | 'maxActiveRuns' | 'importErrorDags' | 'secret'>) {
+export function createReads (
+  shared: EngineState,
+  options: Pick<EngineOptions, 'maxPageLimit' | 'maxActiveRuns' | 'importErrorDags' | 'secret'>
+) {
   const { defs, dags, runs, key, defOf, runOf, addressOf, stubOf, isPaused, runsInOrder, findTis } = shared
 
   // ---- task-instance queries
@@ -213,7 +218,9 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
 
   function listTaskInstances (dagId: string, runId: string, f: TiFilter): Page<TaskInstanceResponse> {
     // Airflow 3.1 looks the run up by its id alone, then the DAG
-    if (runId !== '~' && ![...runs.values()].some((r) => r.dag_run_id === runId)) throw new NotFound(`DagRun with run_id: \`${runId}\` was not found`)
+    if (runId !== '~' && ![...runs.values()].some((r) => r.dag_run_id === runId)) {
+      throw new NotFound(`DagRun with run_id: \`${runId}\` was not found`)
+    }
     if (dagId !== '~') defOf(dagId)
     const rows = tiRows({
       dagIds: dagId === '~' ? f.dagIds : [dagId],
@@ -235,7 +242,9 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
   function getTaskInstance (dagId: string, runId: string, taskId: string, mapIndex: number | undefined): TaskInstanceResponse {
     const { run, ti } = oneTi(dagId, runId, taskId, mapIndex, () => mapIndex === undefined
       ? new NotFound(`The Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\` and task_id: \`${taskId}\` was not found`)
-      : new NotFound(`The Mapped Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\`, task_id: \`${taskId}\`, and map_index: \`${mapIndex}\` was not found`))
+      : new NotFound(
+        `The Mapped Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\`, task_id: \`${taskId}\`, and map_index: \`${mapIndex}\` was not found`
+      ))
     return taskInstanceView(run, ti, dags.get(dagId)!)
   }
 
@@ -245,7 +254,9 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
   }
 
   function tryOf (dagId: string, runId: string, taskId: string, mapIndex: number, tryNumber: number): TaskInstanceHistoryResponse {
-    const missing = (): NotFound => new NotFound(`The Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\`, task_id: \`${taskId}\`, try_number: \`${tryNumber}\` and map_index: \`${mapIndex}\` was not found`)
+    const missing = (): NotFound => new NotFound(
+      `The Task Instance with dag_id: \`${dagId}\`, run_id: \`${runId}\`, task_id: \`${taskId}\`, try_number: \`${tryNumber}\` and map_index: \`${mapIndex}\` was not found`
+    )
     const { run, ti } = oneTi(dagId, runId, taskId, mapIndex, missing)
     // the instance itself first, then its history, as Airflow looks a try up
     const dag = dags.get(dagId)!
@@ -277,10 +288,14 @@ export function createReads (shared: EngineState, options: Pick<EngineOptions, '
       offset = position.offset
     }
     const lines = ti.logs[String(tryNumber)] ?? []
+    const mapped = mapIndex >= 0 ? `map_index=${mapIndex}/` : ''
     const header: StructuredLogMessage[] = offset > 0
       ? []
       : [
-          { event: '::group::Log message source details', sources: [`/opt/airflow/logs/dag_id=${dagId}/run_id=${runId}/task_id=${taskId}/${mapIndex >= 0 ? `map_index=${mapIndex}/` : ''}attempt=${tryNumber}.log`] },
+          {
+            event: '::group::Log message source details',
+            sources: [`/opt/airflow/logs/dag_id=${dagId}/run_id=${runId}/task_id=${taskId}/${mapped}attempt=${tryNumber}.log`]
+          },
           { event: '::endgroup::' }
         ]
     const ended = tryNumber < ti.try_number || ti.state === null || !LIVE_TRY_STATES.has(ti.state)

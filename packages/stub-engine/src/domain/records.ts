@@ -104,6 +104,9 @@ export interface ExceptionDetail {
   exceptions: ExceptionDetail[]
 }
 
+/** Where Airflow 3's task runner lives in its image: the outer frames of every failed task's traceback. */
+const TASK_RUNNER = '/home/airflow/.local/lib/python3.12/site-packages/airflow/sdk/execution_time/task_runner.py'
+
 /**
  * The `error_detail` Airflow 3's task runner logs with "Task failed with exception": the exception raised by the
  * operator's `execute`, and the frames from the task runner down to it (innermost last, as Python prints them).
@@ -117,8 +120,8 @@ export function errorDetail (operator: string, message: string): ExceptionDetail
     syntax_error: null,
     is_cause: false,
     frames: [
-      { filename: '/home/airflow/.local/lib/python3.12/site-packages/airflow/sdk/execution_time/task_runner.py', lineno: 867, name: 'run' },
-      { filename: '/home/airflow/.local/lib/python3.12/site-packages/airflow/sdk/execution_time/task_runner.py', lineno: 1159, name: '_execute_task' },
+      { filename: TASK_RUNNER, lineno: 867, name: 'run' },
+      { filename: TASK_RUNNER, lineno: 1159, name: '_execute_task' },
       { filename: `/opt/airflow/plugins/${module}_operator.py`, lineno: 112, name: 'execute' }
     ],
     is_group: false,

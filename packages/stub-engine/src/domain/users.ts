@@ -11,7 +11,8 @@ export function parseUsers (spec: string): User[] {
   return spec.split(',').map((s) => s.trim()).filter((s) => s !== '').map((entry) => {
     const [username, password, role = 'ADMIN', extra] = entry.split(':')
     const upper = role.toUpperCase()
-    if (username === undefined || username === '' || password === undefined || password === '' || extra !== undefined || !(ROLES as readonly string[]).includes(upper)) {
+    if (username === undefined || username === '' || password === undefined || password === '' ||
+      extra !== undefined || !(ROLES as readonly string[]).includes(upper)) {
       throw new Error(`ENGINE_USERS: cannot read "${entry}" (expected user:password[:${ROLES.join('|')}])`)
     }
     return { username, password, role: upper as Role }

@@ -35,7 +35,9 @@ export interface DagDef {
 type Workflow = Omit<DagDef, 'tags'>
 
 /** DAGs that may not run side by side (the `dag_concurrency_check` step, spec/engine.md §8.3). */
-export const SITE_ACTION_DAGS: ReadonlySet<string> = new Set(['deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes'])
+export const SITE_ACTION_DAGS: ReadonlySet<string> = new Set([
+  'deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes'
+])
 
 /** The task's own name: its id without the group prefix. */
 export const taskName = (taskId: string): string => taskId.slice(taskId.lastIndexOf('.') + 1)
@@ -46,7 +48,9 @@ export const groupOf = (taskId: string): string | null => taskId.includes('.') ?
 interface TaskOptions { rule?: TriggerRule, retries?: number, branches?: string[] }
 
 function task (taskId: string, operator: string, kind: TaskKind, upstream: string[] = [], options: TaskOptions = {}): TaskDef {
-  const def: TaskDef = { task_id: taskId, operator, upstream, trigger_rule: options.rule ?? 'all_success', retries: options.retries ?? 0, kind }
+  const def: TaskDef = {
+    task_id: taskId, operator, upstream, trigger_rule: options.rule ?? 'all_success', retries: options.retries ?? 0, kind
+  }
   if (options.branches !== undefined) def.branches = options.branches
   return def
 }
@@ -114,21 +118,30 @@ const tagAndStatus = (upstream: string[]): TaskDef[] => [
 ]
 
 const upgradeTail = (after: string[]): TaskDef[] => [
-  task('decide_airflow_upgrade', 'BranchPythonOperator', 'branch_upgrade', after, { branches: ['upgrade_airflow', 'skip_upgrade_airflow'] }),
+  task('decide_airflow_upgrade', 'BranchPythonOperator', 'branch_upgrade', after, {
+    branches: ['upgrade_airflow', 'skip_upgrade_airflow']
+  }),
   task('upgrade_airflow', 'BashOperator', 'log', ['decide_airflow_upgrade']),
   task('skip_upgrade_airflow', 'BashOperator', 'log', ['decide_airflow_upgrade']),
   ...tagAndStatus(['upgrade_airflow', 'skip_upgrade_airflow'])
 ]
 
 const actionXcom = (): TaskDef => task('action_xcom', 'PythonOperator', 'log')
-const concurrencyCheck = (upstream: string[] = []): TaskDef => task('dag_concurrency_check', 'ConcurrencyCheckOperator', 'concurrency_check', upstream)
-const deploymentConfiguration = (upstream: string[]): TaskDef => task('deployment_configuration', 'DeploymentConfigurationOperator', 'log', upstream)
-const renderedDoc = (upstream: string[]): TaskDef => task('get_rendered_doc', 'DeckhandRetrieveRenderedDocOperator', 'rendered_doc', upstream)
-const deploymentStatus = (upstream: string[]): TaskDef => task('deployment_status', 'DeploymentStatusOperator', 'deployment_status', upstream)
+const concurrencyCheck = (upstream: string[] = []): TaskDef =>
+  task('dag_concurrency_check', 'ConcurrencyCheckOperator', 'concurrency_check', upstream)
+const deploymentConfiguration = (upstream: string[]): TaskDef =>
+  task('deployment_configuration', 'DeploymentConfigurationOperator', 'log', upstream)
+const renderedDoc = (upstream: string[]): TaskDef =>
+  task('get_rendered_doc', 'DeckhandRetrieveRenderedDocOperator', 'rendered_doc', upstream)
+const deploymentStatus = (upstream: string[]): TaskDef =>
+  task('deployment_status', 'DeploymentStatusOperator', 'deployment_status', upstream)
 
 function deployLike (dagId: 'deploy_site' | 'update_site'): Workflow {
   const checks = preflight(['action_xcom'])
-  const validation = validateSiteDesign(['deckhand', 'drydock', 'promenade', 'armada'], [...lastOf(checks), 'get_rendered_doc', 'dag_concurrency_check', 'deployment_configuration'])
+  const validation = validateSiteDesign(
+    ['deckhand', 'drydock', 'promenade', 'armada'],
+    [...lastOf(checks), 'get_rendered_doc', 'dag_concurrency_check', 'deployment_configuration']
+  )
   const build = drydockBuild(lastOf(validation), dagId === 'update_site')
   const armada = armadaBuild(lastOf(build))
   return {

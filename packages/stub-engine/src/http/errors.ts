@@ -1,7 +1,9 @@
 // Every error as Airflow's API server answers it (spec/engine.md §6): `{"detail": …}` with the status of its
 // condition, pydantic's 422 list for bodies that fail validation, a plain 500 for anything unexpected.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { BadRequest, Conflict, EngineError, Forbidden, NotFound, Unauthenticated, Unprocessable, UnprocessableText, UnsupportedMediaType } from '../domain/errors.ts'
+import {
+  BadRequest, Conflict, EngineError, Forbidden, NotFound, Unauthenticated, Unprocessable, UnprocessableText, UnsupportedMediaType
+} from '../domain/errors.ts'
 
 function statusOf (error: EngineError): number {
   if (error instanceof NotFound) return 404

@@ -111,14 +111,19 @@ export function schemaErrors (schema: TSchema, value: unknown, where: string): V
     switch (e.keyword) {
       case 'additionalProperties':
         for (const extra of (params.additionalProperties as string[] | undefined) ?? []) {
-          add([...path, extra], { msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: (input as Record<string, unknown>)[extra] })
+          add([...path, extra], {
+            msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: (input as Record<string, unknown>)[extra]
+          })
         }
         break
       case 'required':
-        for (const missing of (params.requiredProperties as string[] | undefined) ?? []) add([...path, missing], { msg: 'Field required', type: 'missing', input })
+        for (const missing of (params.requiredProperties as string[] | undefined) ?? []) {
+          add([...path, missing], { msg: 'Field required', type: 'missing', input })
+        }
         break
       case 'format': {
-        const { loc, ...error } = dateTimeError(path, String(input), typeof input === 'string' && readDateTime(input) === 'naive' ? 'naive' : null)
+        const naive = typeof input === 'string' && readDateTime(input) === 'naive' ? 'naive' : null
+        const { loc, ...error } = dateTimeError(path, String(input), naive)
         add(loc, error)
         break
       }
@@ -134,10 +139,14 @@ export function schemaErrors (schema: TSchema, value: unknown, where: string): V
         break
       }
       case 'minimum':
-        add(path, { msg: `Input should be greater than or equal to ${String(params.limit ?? params.minimum)}`, type: 'greater_than_equal', input })
+        add(path, {
+          msg: `Input should be greater than or equal to ${String(params.limit ?? params.minimum)}`, type: 'greater_than_equal', input
+        })
         break
       case 'maxLength':
-        add(path, { msg: `String should have at most ${String(params.limit ?? params.maxLength)} characters`, type: 'string_too_long', input })
+        add(path, {
+          msg: `String should have at most ${String(params.limit ?? params.maxLength)} characters`, type: 'string_too_long', input
+        })
         break
       case 'boolean':
         break
@@ -159,7 +168,9 @@ export function checkBody<T> (schema: TSchema, body: unknown): T {
   if (body === undefined || body === null) throw new Unprocessable([{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }])
   if (body instanceof RawBody || typeof body !== 'object' || Array.isArray(body)) {
     const input = body instanceof RawBody ? body.text : body
-    throw new Unprocessable([{ loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type', input }])
+    throw new Unprocessable([{
+      loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type', input
+    }])
   }
   const read = structuredClone(body) as Record<string, unknown>
   const errors = [...readBodyDateTimes(schema, read), ...schemaErrors(schema, read, 'body')]
@@ -184,12 +195,20 @@ export function queryReader (query: Query) {
   const int = (name: string, raw: string | undefined, min?: number): number | undefined => {
     if (raw === undefined) return undefined
     if (!/^-?\d+$/.test(raw.trim())) {
-      errors.push({ loc: ['query', name], msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing', input: raw })
+      errors.push({
+        loc: ['query', name], msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing', input: raw
+      })
       return undefined
     }
     const n = Number(raw)
     if (min !== undefined && n < min) {
-      errors.push({ loc: ['query', name], msg: `Input should be greater than or equal to ${min}`, type: 'greater_than_equal', input: raw, ctx: { ge: min } })
+      errors.push({
+        loc: ['query', name],
+        msg: `Input should be greater than or equal to ${min}`,
+        type: 'greater_than_equal',
+        input: raw,
+        ctx: { ge: min }
+      })
       return undefined
     }
     return n
@@ -205,7 +224,9 @@ export function queryReader (query: Query) {
       if (raw === undefined) return undefined
       const n = Number(raw)
       if (raw.trim() === '' || Number.isNaN(n)) {
-        errors.push({ loc: ['query', name], msg: 'Input should be a valid number, unable to parse string as a number', type: 'float_parsing', input: raw })
+        errors.push({
+          loc: ['query', name], msg: 'Input should be a valid number, unable to parse string as a number', type: 'float_parsing', input: raw
+        })
         return undefined
       }
       return n
@@ -216,7 +237,9 @@ export function queryReader (query: Query) {
       const v = raw.toLowerCase()
       if (['true', '1', 'yes', 'on', 't', 'y'].includes(v)) return true
       if (['false', '0', 'no', 'off', 'f', 'n'].includes(v)) return false
-      errors.push({ loc: ['query', name], msg: 'Input should be a valid boolean, unable to interpret input', type: 'bool_parsing', input: raw })
+      errors.push({
+        loc: ['query', name], msg: 'Input should be a valid boolean, unable to interpret input', type: 'bool_parsing', input: raw
+      })
       return undefined
     },
     dateTime (name: string): string | undefined {
@@ -261,7 +284,9 @@ export function queryReader (query: Query) {
 /** A path segment that must be an integer. */
 export function pathInt (name: string, raw: string): number {
   if (!/^-?\d+$/.test(raw)) {
-    throw new Unprocessable([{ loc: ['path', name], msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing', input: raw }])
+    throw new Unprocessable([{
+      loc: ['path', name], msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing', input: raw
+    }])
   }
   return Number(raw)
 }

@@ -24,14 +24,17 @@ export const dagRoutes: FastifyPluginAsync<{ engine: Engine }> = async (app, { e
     return { dags: page.items, total_entries: page.total }
   })
 
-  app.get<{ Params: DagParams }>('/api/v2/dags/:dag_id', { config: { access: 'read' } }, async (request) => engine.dagResponse(request.params.dag_id))
+  app.get<{ Params: DagParams }>('/api/v2/dags/:dag_id', { config: { access: 'read' } }, async (request) =>
+    engine.dagResponse(request.params.dag_id))
 
   app.patch<{ Params: DagParams }>('/api/v2/dags/:dag_id', { config: { access: 'write' } }, async (request) => {
     const q = queryReader(request.query as Query)
     const mask = q.list('update_mask')
     q.done()
     const body = checkBody<DAGPatchBody>(DAGPatchBodySchema, request.body)
-    if (mask !== undefined && mask.some((m) => m !== 'is_paused')) throw new BadRequest('Only `is_paused` field can be updated through the REST API')
+    if (mask !== undefined && mask.some((m) => m !== 'is_paused')) {
+      throw new BadRequest('Only `is_paused` field can be updated through the REST API')
+    }
     return engine.patchDag(request.params.dag_id, body.is_paused)
   })
 }

@@ -17,5 +17,6 @@ export const monitorRoutes: FastifyPluginAsync<{ engine: Engine }> = async (app,
     }
   })
 
-  app.get('/api/v2/version', { config: { access: 'public' } }, async (): Promise<VersionInfo> => ({ version: STUB_VERSION, git_version: null }))
+  app.get('/api/v2/version', { config: { access: 'public' } }, async (): Promise<VersionInfo> =>
+    ({ version: STUB_VERSION, git_version: null }))
 }

@@ -15,6 +15,9 @@ type Query = Record<string, string | string[] | undefined>
 type RunParams = { dag_id: string, dag_run_id: string }
 type TaskParams = RunParams & { task_id: string }
 type MappedParams = TaskParams & { map_index: string }
+type TaskTryParams = TaskParams & { task_try_number: string }
+type MappedTryParams = MappedParams & { task_try_number: string }
+type LogParams = TaskParams & { try_number: string }
 
 const BASE = '/api/v2/dags/:dag_id/dagRuns/:dag_run_id/taskInstances'
 const DATE_FIELDS = ['run_after', 'logical_date', 'start_date', 'end_date', 'updated_at']
@@ -65,7 +68,13 @@ export const taskInstanceRoutes: FastifyPluginAsync<{ engine: Engine }> = async 
       if (!/_(gte|gt|lte|lt)$/.test(key) || value === null || value === undefined) continue
       ranges[key] = typeof value === 'string' ? new Date(value).toISOString() : value as number
     }
-    const filter: TiFilter = { limit: body.page_limit ?? 100, unclamped: true, offset: body.page_offset ?? 0, orderBy: body.order_by != null ? [body.order_by] : ['map_index'], ranges }
+    const filter: TiFilter = {
+      limit: body.page_limit ?? 100,
+      unclamped: true,
+      offset: body.page_offset ?? 0,
+      orderBy: body.order_by != null ? [body.order_by] : ['map_index'],
+      ranges
+    }
     if (body.dag_ids != null) filter.dagIds = body.dag_ids
     if (body.dag_run_ids != null) filter.runIds = body.dag_run_ids
     if (body.task_ids != null) filter.taskIds = body.task_ids
@@ -112,17 +121,23 @@ export const taskInstanceRoutes: FastifyPluginAsync<{ engine: Engine }> = async 
   app.get<{ Params: MappedParams }>(`${BASE}/:task_id/:map_index/tries`, { config: { access: 'read' } }, async (request) =>
     tries(request.params, pathInt('map_index', request.params.map_index)))
 
-  app.get<{ Params: TaskParams & { task_try_number: string } }>(`${BASE}/:task_id/tries/:task_try_number`, { config: { access: 'read' } }, async (request) => {
+  app.get<{ Params: TaskTryParams }>(`${BASE}/:task_id/tries/:task_try_number`, { config: { access: 'read' } }, async (request) => {
     const p = request.params
-    return engine.tryOf(p.dag_id, p.dag_run_id, p.task_id, queryMapIndex(request.query as Query), pathInt('task_try_number', p.task_try_number))
+    const mapIndex = queryMapIndex(request.query as Query)
+    return engine.tryOf(p.dag_id, p.dag_run_id, p.task_id, mapIndex, pathInt('task_try_number', p.task_try_number))
   })
 
-  app.get<{ Params: MappedParams & { task_try_number: string } }>(`${BASE}/:task_id/:map_index/tries/:task_try_number`, { config: { access: 'read' } }, async (request) => {
-    const p = request.params
-    return engine.tryOf(p.dag_id, p.dag_run_id, p.task_id, pathInt('map_index', p.map_index), pathInt('task_try_number', p.task_try_number))
-  })
+  app.get<{ Params: MappedTryParams }>(
+    `${BASE}/:task_id/:map_index/tries/:task_try_number`,
+    { config: { access: 'read' } },
+    async (request) => {
+      const p = request.params
+      const mapIndex = pathInt('map_index', p.map_index)
+      return engine.tryOf(p.dag_id, p.dag_run_id, p.task_id, mapIndex, pathInt('task_try_number', p.task_try_number))
+    }
+  )
 
-  app.get<{ Params: TaskParams & { try_number: string } }>(`${BASE}/:task_id/logs/:try_number`, { config: { access: 'read' } }, async (request, reply) => {
+  app.get<{ Params: LogParams }>(`${BASE}/:task_id/logs/:try_number`, { config: { access: 'read' } }, async (request, reply) => {
     const p = request.params
     const tryNumber = pathInt('try_number', p.try_number)
     const q = queryReader(request.query as Query)
@@ -145,7 +160,12 @@ export const taskInstanceRoutes: FastifyPluginAsync<{ engine: Engine }> = async 
   const patch = (params: TaskParams, mapIndex: number | undefined, rawBody: unknown): TaskInstanceCollectionResponse => {
     const body = checkBody<PatchTaskInstanceBody>(PatchTaskInstanceBodySchema, rawBody)
     if (body.new_state != null && !MARKABLE.includes(body.new_state)) {
-      throw new Unprocessable([{ loc: ['body', 'new_state'], msg: `Value error, '${body.new_state}' must be one of: ${MARKABLE.join(', ')}`, type: 'value_error', input: body.new_state }])
+      throw new Unprocessable([{
+        loc: ['body', 'new_state'],
+        msg: `Value error, '${body.new_state}' must be one of: ${MARKABLE.join(', ')}`,
+        type: 'value_error',
+        input: body.new_state
+      }])
     }
     const changed = engine.patchTaskInstance(params.dag_id, params.dag_run_id, params.task_id, mapIndex, body)
     return { task_instances: changed, total_entries: changed.length }

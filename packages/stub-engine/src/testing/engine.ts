@@ -69,7 +69,9 @@ export async function startTestEngine (env: Record<string, string> = {}, effects
   let closed = false
   const close = async (): Promise<void> => { if (!closed) { closed = true; await running.close() } }
   onTestFinished(close)
-  const login = await fetch(`${running.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin' }) })
+  const login = await fetch(`${running.url}/auth/token`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin' })
+  })
   const token = ((await login.json()) as { access_token: string }).access_token
   const call = await client(running.url, token)
   const engine: TestEngine = {
@@ -83,17 +85,21 @@ export async function startTestEngine (env: Record<string, string> = {}, effects
         const reply = await call<DAGRunResponse>('GET', `/api/v2/dags/${encodeURIComponent(dagId)}/dagRuns/${encodeURIComponent(runId)}`)
         expect(reply.status).toBe(200)
         if (done(reply.body)) return reply.body
-        if (Date.now() > until) throw new Error(`run ${dagId}/${runId} did not reach the expected state within ${timeoutMs} ms; last ${JSON.stringify(reply.body.state)}`)
+        if (Date.now() > until) {
+          throw new Error(`run ${dagId}/${runId} did not reach the expected state within ${timeoutMs} ms; last ${JSON.stringify(reply.body.state)}`)
+        }
         await new Promise((resolve) => setTimeout(resolve, 10))
       }
     },
     async tis (dagId, runId) {
-      const reply = await call<{ task_instances: TaskInstanceResponse[] }>('GET', `/api/v2/dags/${encodeURIComponent(dagId)}/dagRuns/${encodeURIComponent(runId)}/taskInstances?limit=100`)
+      const path = `/api/v2/dags/${encodeURIComponent(dagId)}/dagRuns/${encodeURIComponent(runId)}/taskInstances?limit=100`
+      const reply = await call<{ task_instances: TaskInstanceResponse[] }>('GET', path)
       expect(reply.status).toBe(200)
       return reply.body.task_instances
     },
     async trigger (dagId, runId, conf = {}) {
-      return await call<DAGRunResponse>('POST', `/api/v2/dags/${encodeURIComponent(dagId)}/dagRuns`, { dag_run_id: runId, logical_date: uniqueNow(), conf })
+      const body = { dag_run_id: runId, logical_date: uniqueNow(), conf }
+      return await call<DAGRunResponse>('POST', `/api/v2/dags/${encodeURIComponent(dagId)}/dagRuns`, body)
     }
   }
   return engine
