@@ -65,7 +65,8 @@ export function buildApp (deps: StoreAppDeps): FastifyInstance {
   // requests at debug (a stand-in: the orchestrators and the site read it all the time), health never
   app.addHook('onResponse', async (request, reply) => {
     if (request.url.endsWith('/health')) return
-    request.log.debug({ method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request done')
+    const line = { method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }
+    request.log.debug(line, 'request done')
   })
 
   function sendError (reply: FastifyReply, request: FastifyRequest, error: ApiError): void {
@@ -122,7 +123,8 @@ export function buildApp (deps: StoreAppDeps): FastifyInstance {
     if (type === undefined || type === '') throw new StoreError(400, 'HTTPMissingHeader', 'The "Content-Type" header is required.')
     const base = type.split(';')[0]?.trim().toLowerCase()
     if (base !== YAML_TYPE) {
-      throw new StoreError(415, 'HTTPUnsupportedMediaType', `Unexpected content type: ${type}. Expected content types are: ['${YAML_TYPE}'].`)
+      throw new StoreError(415, 'HTTPUnsupportedMediaType',
+        `Unexpected content type: ${type}. Expected content types are: ['${YAML_TYPE}'].`)
     }
     return payload
   })
@@ -132,7 +134,8 @@ export function buildApp (deps: StoreAppDeps): FastifyInstance {
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))]
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '))
-      throw new StoreError(405, 'HTTPMethodNotAllowed', `The method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`)
+      throw new StoreError(405, 'HTTPMethodNotAllowed',
+        `The method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`)
     }
     throw new StoreError(404, 'HTTPNotFound', `The resource ${path} was not found.`)
   })

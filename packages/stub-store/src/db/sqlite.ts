@@ -79,6 +79,12 @@ const DOC_COLUMNS = 'd.id, d.revision_id, d.bucket, d.schema, d.layer, d.name, d
 const NEWEST_WRITES = 'SELECT max(id) AS id FROM documents WHERE revision_id <= ? GROUP BY schema, layer, name'
 // the same with the newest write's tombstone flag (SQLite takes bare columns from the max() row)
 const LIVE_IDS = 'SELECT max(id) AS id, deleted FROM documents WHERE revision_id <= ? GROUP BY schema, layer, name'
+// a revision's live documents without their bodies, in write order
+const LIVE_SUMMARIES = `SELECT d.id, d.bucket, d.schema, d.layer, d.name, d.data_hash, d.metadata_hash, d.origin_revision, d.metadata FROM documents d JOIN (${NEWEST_WRITES}) m ON m.id = d.id WHERE d.deleted = 0 ORDER BY d.id`
+type SummaryColumn = 'id' | 'bucket' | 'schema' | 'layer' | 'name' | 'data_hash' | 'metadata_hash' | 'origin_revision' | 'metadata'
+const NEWEST_LAYERING_POLICY = `SELECT ${DOC_COLUMNS} FROM documents d WHERE d.schema LIKE 'deckhand/LayeringPolicy%' AND d.deleted = 0 ORDER BY d.id DESC LIMIT 1`
+const INSERT_DOCUMENT = 'INSERT INTO documents (revision_id, bucket, schema, layer, name, metadata, data, special, ' +
+  'data_hash, metadata_hash, origin_revision, deleted, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
 
 export function openStoreDb (path: string) {
   const db = new DatabaseSync(path)
@@ -125,10 +131,12 @@ export function openStoreDb (path: string) {
       return Number(r.lastInsertRowid)
     },
     bucketsWrittenBy: (revisionId: number): string[] =>
-      (stmt('SELECT DISTINCT bucket FROM documents WHERE revision_id = ? ORDER BY bucket').all(revisionId) as Array<{ bucket: string }>).map((r) => r.bucket),
+      (stmt('SELECT DISTINCT bucket FROM documents WHERE revision_id = ? ORDER BY bucket').all(revisionId) as Array<{ bucket: string }>)
+        .map((r) => r.bucket),
     bucketsWrittenByAll (): Map<number, string[]> {
       const out = new Map<number, string[]>()
-      for (const r of stmt('SELECT DISTINCT revision_id, bucket FROM documents ORDER BY revision_id, bucket').all() as Array<{ revision_id: number, bucket: string }>) {
+      const pairs = stmt('SELECT DISTINCT revision_id, bucket FROM documents ORDER BY revision_id, bucket').all()
+      for (const r of pairs as Array<{ revision_id: number, bucket: string }>) {
         const list = out.get(r.revision_id) ?? []
         list.push(r.bucket)
         out.set(r.revision_id, list)
@@ -144,14 +152,16 @@ export function openStoreDb (path: string) {
       const written = (stmt('SELECT count(*) AS n FROM documents WHERE revision_id <= ?').get(revisionId) as { n: number }).n
       // mostly-live history: one sequential pass over the rowid range beats a lookup per live document
       if (written <= live.size * 2 + 64) {
-        const rows = stmt(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.id <= (SELECT max(id) FROM documents WHERE revision_id <= ?) ORDER BY d.id`).all(revisionId) as unknown as DocumentRow[]
+        const upToRevision = `SELECT ${DOC_COLUMNS} FROM documents d WHERE d.id <= (SELECT max(id) FROM documents WHERE revision_id <= ?) ORDER BY d.id`
+        const rows = stmt(upToRevision).all(revisionId) as unknown as DocumentRow[]
         return rows.filter((r) => live.has(r.id))
       }
-      return stmt(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.id IN (${NEWEST_WRITES}) AND d.deleted = 0 ORDER BY d.id`).all(revisionId) as unknown as DocumentRow[]
+      const newestLive = `SELECT ${DOC_COLUMNS} FROM documents d WHERE d.id IN (${NEWEST_WRITES}) AND d.deleted = 0 ORDER BY d.id`
+      return stmt(newestLive).all(revisionId) as unknown as DocumentRow[]
     },
     /** The live set without bodies: enough for ownership checks and diffs. */
-    liveSummaries: (revisionId: number): Array<Pick<DocumentRow, 'id' | 'bucket' | 'schema' | 'layer' | 'name' | 'data_hash' | 'metadata_hash' | 'origin_revision' | 'metadata'>> =>
-      stmt(`SELECT d.id, d.bucket, d.schema, d.layer, d.name, d.data_hash, d.metadata_hash, d.origin_revision, d.metadata FROM documents d JOIN (${NEWEST_WRITES}) m ON m.id = d.id WHERE d.deleted = 0 ORDER BY d.id`).all(revisionId) as never,
+    liveSummaries: (revisionId: number): Array<Pick<DocumentRow, SummaryColumn>> =>
+      stmt(LIVE_SUMMARIES).all(revisionId) as never,
     documentById: (id: number): DocumentRow | undefined =>
       stmt(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.id = ?`).get(id) as DocumentRow | undefined,
     writesOf: (revisionId: number): DocumentRow[] =>
@@ -160,10 +170,9 @@ export function openStoreDb (path: string) {
     writesBefore: (revisionId: number): DocumentRow[] =>
       stmt(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.revision_id < ? ORDER BY d.id`).all(revisionId) as unknown as DocumentRow[],
     newestLayeringPolicy: (): DocumentRow | undefined =>
-      stmt(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.schema LIKE 'deckhand/LayeringPolicy%' AND d.deleted = 0 ORDER BY d.id DESC LIMIT 1`).get() as DocumentRow | undefined,
+      stmt(NEWEST_LAYERING_POLICY).get() as DocumentRow | undefined,
     insertDocument (row: NewDocumentRow): number {
-      const r = stmt(`INSERT INTO documents (revision_id, bucket, schema, layer, name, metadata, data, special, data_hash, metadata_hash, origin_revision, deleted, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(row.revision_id, row.bucket, row.schema, row.layer, row.name, row.metadata, row.data,
+      const r = stmt(INSERT_DOCUMENT).run(row.revision_id, row.bucket, row.schema, row.layer, row.name, row.metadata, row.data,
         row.special, row.data_hash, row.metadata_hash, row.origin_revision, row.deleted, row.created_at)
       return Number(r.lastInsertRowid)
     },
@@ -180,7 +189,8 @@ export function openStoreDb (path: string) {
       return out
     },
     upsertTag: (revisionId: number, tag: string, data: string): void => {
-      stmt('INSERT INTO tags (revision_id, tag, data) VALUES (?, ?, ?) ON CONFLICT (revision_id, tag) DO UPDATE SET data = excluded.data').run(revisionId, tag, data)
+      stmt('INSERT INTO tags (revision_id, tag, data) VALUES (?, ?, ?) ON CONFLICT (revision_id, tag) DO UPDATE SET data = excluded.data')
+        .run(revisionId, tag, data)
     },
     deleteTag: (revisionId: number, tag: string): boolean =>
       Number(stmt('DELETE FROM tags WHERE revision_id = ? AND tag = ?').run(revisionId, tag).changes) > 0,

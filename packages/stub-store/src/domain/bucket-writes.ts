@@ -5,7 +5,9 @@ import type { StoreDb } from '../db/sqlite.ts'
 import { invalidDocumentFormat, StoreError } from '../errors.ts'
 import type { ParsedDocument } from '../yaml/codec.ts'
 import { RULES, type Access } from './access.ts'
-import { d001, LAYERING_POLICY, layerOf, metaKey, structureProblems, VALIDATION_POLICY, withDefaults, type ValidationEntry } from './documents.ts'
+import {
+  d001, LAYERING_POLICY, layerOf, metaKey, structureProblems, VALIDATION_POLICY, withDefaults, type ValidationEntry
+} from './documents.ts'
 import { isSecretRef, type SecretStore } from './secrets.ts'
 import { contentHash, decodeValue, encodeStoredValue, encodeValue, hasSpecial, isMapping, type Mapping } from './values.ts'
 
@@ -24,11 +26,17 @@ export interface BucketWriteDeps {
   clearCache: () => void
 }
 
+/** A document as the conflict messages name it: `[schema, layer] name`, an empty layer spelled None. */
+function named (d: { schema: string, layer: string, name: string }): string {
+  return `[${d.schema}, ${d.layer === '' ? 'None' : d.layer}] ${d.name}`
+}
+
 export function createBucketWrites ({ db, secrets, quirks, now, clearCache }: BucketWriteDeps) {
   function putBucket (bucket: string, parsed: ParsedDocument[], access: Access): { revision: number | undefined, documents: unknown[] } {
     const invalid = parsed.map((p, i) => (isMapping(p.value) && Object.keys(p.value).length > 0) ? -1 : i + 1).filter((i) => i > 0)
     if (invalid.length > 0) {
-      throw new StoreError(400, 'HTTPBadRequest', `Expected a list of valid objects. Invalid entries found at following indexes: ${invalid.join(',')}.`)
+      throw new StoreError(400, 'HTTPBadRequest',
+        `Expected a list of valid objects. Invalid entries found at following indexes: ${invalid.join(',')}.`)
     }
     const bodies = parsed.map((p) => p.value as Mapping)
     const entries: ValidationEntry[] = []
@@ -46,7 +54,8 @@ export function createBucketWrites ({ db, secrets, quirks, now, clearCache }: Bu
       const name = metadata.name as string
       const key = metaKey(schema, layer, name)
       if (seen.has(key)) {
-        throw new StoreError(409, 'DuplicateDocumentExists', `Document [${schema}, ${layer === '' ? 'None' : layer}] ${name} already exists in bucket: ${bucket}.`)
+        throw new StoreError(409, 'DuplicateDocumentExists',
+          `Document [${schema}, ${layer === '' ? 'None' : layer}] ${name} already exists in bucket: ${bucket}.`)
       }
       seen.add(key)
       const data = 'data' in body ? body.data : {}
@@ -56,7 +65,8 @@ export function createBucketWrites ({ db, secrets, quirks, now, clearCache }: Bu
     for (const doc of incoming) {
       if (doc.metadata.storagePolicy !== 'encrypted') continue
       const d = doc.data
-      const empty = d === null || d === undefined || d === '' || (Array.isArray(d) && d.length === 0) || (isMapping(d) && Object.keys(d).length === 0)
+      const empty = d === null || d === undefined || d === '' || (Array.isArray(d) && d.length === 0) ||
+        (isMapping(d) && Object.keys(d).length === 0)
       // an encrypted document with nothing to hide is stored as cleartext
       if (empty) doc.metadata.storagePolicy = 'cleartext'
       else if (!access.can(RULES.createEncrypted)) throw forbidden()
@@ -78,14 +88,16 @@ export function createBucketWrites ({ db, secrets, quirks, now, clearCache }: Bu
         const conflicting = incoming.filter((d) => d.schema.startsWith(LAYERING_POLICY) &&
           d.key !== metaKey(livePolicy.schema, livePolicy.layer, livePolicy.name))
         if (conflicting.length > 0) {
-          throw new StoreError(409, 'SingletonDocumentConflict', `A singleton document [${livePolicy.schema}, ${livePolicy.layer === '' ? 'None' : livePolicy.layer}] ${livePolicy.name} already exists in the system. The new document(s) ${conflicting.map((d) => `[${d.schema}, ${d.layer === '' ? 'None' : d.layer}] ${d.name}`).join(', ')} cannot be created. To create a document with a new name, delete the current one first.`)
+          throw new StoreError(409, 'SingletonDocumentConflict',
+            `A singleton document ${named(livePolicy)} already exists in the system. The new document(s) ${conflicting.map(named).join(', ')} cannot be created. To create a document with a new name, delete the current one first.`)
         }
       }
       // a document lives in one bucket: another bucket's document of the same schema, layer and name is a conflict
       for (const doc of incoming) {
         const owner = ownerByKey.get(doc.key)
         if (owner !== undefined && owner.bucket !== bucket) {
-          throw new StoreError(409, 'DuplicateDocumentExists', `Document [${doc.schema}, ${doc.layer === '' ? 'None' : doc.layer}] ${doc.name} already exists in bucket: ${owner.bucket}.`)
+          throw new StoreError(409, 'DuplicateDocumentExists',
+            `Document [${doc.schema}, ${doc.layer === '' ? 'None' : doc.layer}] ${doc.name} already exists in bucket: ${owner.bucket}.`)
         }
       }
       const deletions = live.filter((d) => d.bucket === bucket && !seen.has(metaKey(d.schema, d.layer, d.name)))

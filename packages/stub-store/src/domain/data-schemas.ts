@@ -6,7 +6,9 @@ import { getAt, parsePath } from './paths.ts'
 import { SCHEMA_PATTERN, type ValidationEntry } from './documents.ts'
 import { clone, isMapping, pyStr, WholeFloat, type Mapping } from './values.ts'
 
-const SECRET_KINDS = ['Certificate', 'CertificateKey', 'CertificateAuthority', 'CertificateAuthorityKey', 'Passphrase', 'PrivateKey', 'PublicKey']
+const SECRET_KINDS = [
+  'Certificate', 'CertificateKey', 'CertificateAuthority', 'CertificateAuthorityKey', 'Passphrase', 'PrivateKey', 'PublicKey'
+]
 
 const BUILT_IN: Record<string, Mapping> = {
   'deckhand/LayeringPolicy/v1': {
@@ -170,12 +172,15 @@ export function validateAgainstSchemas (docs: SchemaTarget[], registry: Map<stri
     if (schema === undefined) continue
     const validate = validatorFor(schema)
     if (validate instanceof Error) {
-      entries.push(d002(doc, `The DataSchema for ${doc.schema} cannot be compiled: ${validate.message}`, { error_section: null, schema_path: '.', validation_schema: schema }))
+      entries.push(d002(doc, `The DataSchema for ${doc.schema} cannot be compiled: ${validate.message}`, {
+        error_section: null, schema_path: '.', validation_schema: schema
+      }))
       continue
     }
     // ajv validates JS numbers; a draft-4 `integer` therefore also accepts 1.0, which upstream's jsonschema rejects
     if (validate(withPlainNumbers(doc.data)) === true) continue
-    const sensitive = doc.metadata.storagePolicy === 'encrypted' || (Array.isArray(doc.metadata.substitutions) && doc.metadata.substitutions.length > 0)
+    const sensitive = doc.metadata.storagePolicy === 'encrypted' ||
+      (Array.isArray(doc.metadata.substitutions) && doc.metadata.substitutions.length > 0)
     for (const e of validate.errors ?? []) {
       const pathSegs = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s: string, i: number, all: string[]) => Array.isArray(getAt(doc.data, all.slice(0, i))) ? Number(s) : s)
       const value = getAt(doc.data, pathSegs)

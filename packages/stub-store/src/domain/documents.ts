@@ -85,7 +85,10 @@ class Checker {
 
   only (obj: Mapping, keys: string[]): void {
     const extra = Object.keys(obj).filter((k) => !keys.includes(k))
-    if (extra.length > 0) this.problems.push(`Additional properties are not allowed (${extra.map((k) => `'${k}'`).join(', ')} ${extra.length === 1 ? 'was' : 'were'} unexpected)`)
+    if (extra.length > 0) {
+      const listed = extra.map((k) => `'${k}'`).join(', ')
+      this.problems.push(`Additional properties are not allowed (${listed} ${extra.length === 1 ? 'was' : 'were'} unexpected)`)
+    }
   }
 
   type (value: unknown, wanted: 'string' | 'object' | 'array' | 'boolean' | 'integer'): boolean {
@@ -110,7 +113,9 @@ function checkDest (c: Checker, dest: unknown): void {
   if ('recurse' in d && c.type(d.recurse, 'object')) {
     const r = d.recurse as Mapping
     c.required(r, ['depth'])
-    if ('depth' in r && c.type(r.depth, 'integer') && (r.depth as number) < -1) c.problems.push(`${String(r.depth)} is less than the minimum of -1`)
+    if ('depth' in r && c.type(r.depth, 'integer') && (r.depth as number) < -1) {
+      c.problems.push(`${String(r.depth)} is less than the minimum of -1`)
+    }
   }
 }
 
@@ -129,7 +134,9 @@ function checkDocumentMetadata (c: Checker, m: Mapping): void {
     if ('layer' in ld) c.type(ld.layer, 'string')
     if ('abstract' in ld) c.type(ld.abstract, 'boolean')
     if ('parentSelector' in ld) {
-      if (c.type(ld.parentSelector, 'object') && Object.keys(ld.parentSelector as Mapping).length === 0) c.problems.push('{} does not have enough properties')
+      if (c.type(ld.parentSelector, 'object') && Object.keys(ld.parentSelector as Mapping).length === 0) {
+        c.problems.push('{} does not have enough properties')
+      }
       if (!('actions' in ld)) c.problems.push("'actions' is a dependency of 'parentSelector'")
     }
     if ('actions' in ld) {
@@ -214,7 +221,11 @@ export function d001 (doc: Mapping, message: string): ValidationEntry {
     message,
     error: true,
     level: 'Error',
-    documents: [{ schema: typeof doc.schema === 'string' ? doc.schema : '', name: typeof m.name === 'string' ? m.name : '', layer: layerOf(m) }],
+    documents: [{
+      schema: typeof doc.schema === 'string' ? doc.schema : '',
+      name: typeof m.name === 'string' ? m.name : '',
+      layer: layerOf(m)
+    }],
     diagnostic: 'Ensure that each document has a metadata, schema and data section, and that its metadata section follows metadata/Document/v1 or metadata/Control/v1.'
   }
 }

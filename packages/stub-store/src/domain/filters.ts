@@ -123,7 +123,8 @@ export function parseLimit (query: Query): number | undefined {
   if (raw.length === 0) return undefined
   const v = raw[raw.length - 1] as string
   if (!/^\s*[-+]?\d+\s*$/.test(v)) {
-    throw new StoreError(400, 'HTTPInvalidParam', 'The "limit" parameter is invalid. Query parameter limit must be of type <class \'int\'>.')
+    throw new StoreError(400, 'HTTPInvalidParam',
+      'The "limit" parameter is invalid. Query parameter limit must be of type <class \'int\'>.')
   }
   return Math.abs(Number(v))
 }
@@ -135,5 +136,6 @@ export function parseCleartext (query: Query): boolean | undefined {
   const v = (raw[raw.length - 1] as string).toLowerCase()
   if (v === 'true') return true
   if (v === 'false') return false
-  throw new StoreError(400, 'HTTPInvalidParam', 'The "cleartext-secrets" parameter is invalid. The value of the parameter must be "true" or "false".')
+  throw new StoreError(400, 'HTTPInvalidParam',
+    'The "cleartext-secrets" parameter is invalid. The value of the parameter must be "true" or "false".')
 }

@@ -6,7 +6,8 @@ import { clone, isMapping, ownValue, pyStr, setKey, type Mapping } from './value
 import type { StoreError } from '../errors.ts'
 
 function missingKey (action: unknown, p: Node, c: Node): StoreError {
-  return err(400, 'MissingDocumentKey', `Missing action path in ${pyStr(action)} needed for layering from either the data section of the parent [${p.doc.schema}, ${p.doc.layer}] ${p.doc.name} or child [${c.doc.schema}, ${c.doc.layer}] ${c.doc.name} document.`)
+  return err(400, 'MissingDocumentKey',
+    `Missing action path in ${pyStr(action)} needed for layering from either the data section of the parent [${p.doc.schema}, ${p.doc.layer}] ${p.doc.name} or child [${c.doc.schema}, ${c.doc.layer}] ${c.doc.name} document.`)
 }
 
 /** Deep-merges `src` into `dst` (mappings recurse, everything else replaced by the child's copy). */
@@ -30,7 +31,8 @@ export function applyActions (parentData: unknown, n: Node, quirks: boolean): un
     try {
       segs = quirks ? parsePath(quirkActionPath(String(a.path))) : parseActionPath(String(a.path))
     } catch (error) {
-      throw err(400, 'InvalidDocumentFormat', `Invalid layering action path ${String(a.path)} in document ${docRef(n.doc)}: ${(error as Error).message}`)
+      throw err(400, 'InvalidDocumentFormat',
+        `Invalid layering action path ${String(a.path)} in document ${docRef(n.doc)}: ${(error as Error).message}`)
     }
     try {
       if (method === 'merge' || method === 'replace') {

@@ -91,6 +91,13 @@ export function quirkRollbackRows (ownWrites: DocumentRow[], earlierWrites: Docu
   return [...chosen.values()].sort((a, b) => a.id - b.id).map((row) => {
     if (row.deleted === 0) return row
     // a tombstone keeps the document's metadata and holds `{}` as data; restored, it is a live copy of exactly that
-    return { ...row, data: '{}', special: 0, deleted: 0, data_hash: contentHash({}), metadata_hash: contentHash(decodeStoredValue(row.metadata)) }
+    return {
+      ...row,
+      data: '{}',
+      special: 0,
+      deleted: 0,
+      data_hash: contentHash({}),
+      metadata_hash: contentHash(decodeStoredValue(row.metadata))
+    }
   })
 }

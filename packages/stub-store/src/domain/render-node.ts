@@ -49,6 +49,7 @@ export function compileRegex (source: string, flags: string): RegExp {
   try {
     return new RegExp(source.replace(/\(\?P<([A-Za-z_]\w*)>/g, '(?<$1>').replace(/\(\?P=([A-Za-z_]\w*)\)/g, '\\k<$1>'), flags)
   } catch (error) {
-    throw err(400, 'InvalidSubstitutionPattern', `The substitution pattern ${source} is not a valid regular expression: ${(error as Error).message}`)
+    throw err(400, 'InvalidSubstitutionPattern',
+      `The substitution pattern ${source} is not a valid regular expression: ${(error as Error).message}`)
   }
 }

@@ -63,7 +63,8 @@ export function renderDocuments (
     if (doc.layer !== '') {
       const idx = orderIndex.get(doc.layer)
       if (idx === undefined) {
-        throw err(400, 'InvalidDocumentLayer', `Invalid layer '${doc.layer}' for document [${doc.schema}] ${doc.name} was not found in layerOrder: ${layerOrder.join(', ')} for provided LayeringPolicy: ${policyDoc.name}.`)
+        throw err(400, 'InvalidDocumentLayer',
+          `Invalid layer '${doc.layer}' for document [${doc.schema}] ${doc.name} was not found in layerOrder: ${layerOrder.join(', ')} for provided LayeringPolicy: ${policyDoc.name}.`)
       }
       node.layerIndex = idx
     }
@@ -84,7 +85,8 @@ export function renderDocuments (
   for (const [key, n] of sources) {
     if (n.replacedBy === undefined) continue
     if (n.replacedBy.replacedBy !== undefined) {
-      throw err(400, 'InvalidDocumentReplacement', `Replacement document ${docRef(n.replacedBy.doc)} is invalid. Reason: Replacement document cannot itself be replaced by another document.`)
+      throw err(400, 'InvalidDocumentReplacement',
+        `Replacement document ${docRef(n.replacedBy.doc)} is invalid. Reason: Replacement document cannot itself be replaced by another document.`)
     }
     sources.set(key, n.replacedBy)
   }
@@ -155,10 +157,12 @@ function selectParents (nodes: Node[], layerOrder: string[]): void {
           }
           if (!matches) continue
           if (c.doc.schema !== p.doc.schema) {
-            throw err(400, 'InvalidDocumentParent', `The document parent [${p.doc.schema}] ${p.doc.name} is invalid for document [${c.doc.schema}] ${c.doc.name}. Reason: Child has parentSelector which references parent, but their \`schema\`s do not match.`)
+            throw err(400, 'InvalidDocumentParent',
+              `The document parent [${p.doc.schema}] ${p.doc.name} is invalid for document [${c.doc.schema}] ${c.doc.name}. Reason: Child has parentSelector which references parent, but their \`schema\`s do not match.`)
           }
           if (p.layerIndex >= c.layerIndex) {
-            throw err(400, 'InvalidDocumentParent', `The document parent [${p.doc.schema}] ${p.doc.name} is invalid for document [${c.doc.schema}] ${c.doc.name}. Reason: Child has parentSelector which references parent, but the child layer ${c.doc.layer} must be lower than the parent layer ${p.doc.layer} for layerOrder ${layerOrder.join(', ')}.`)
+            throw err(400, 'InvalidDocumentParent',
+              `The document parent [${p.doc.schema}] ${p.doc.name} is invalid for document [${c.doc.schema}] ${c.doc.name}. Reason: Child has parentSelector which references parent, but the child layer ${c.doc.layer} must be lower than the parent layer ${p.doc.layer} for layerOrder ${layerOrder.join(', ')}.`)
           }
           c.parentCount++
           if (c.parent === undefined) {
@@ -173,7 +177,8 @@ function selectParents (nodes: Node[], layerOrder: string[]): void {
   }
   for (const n of nodes) {
     if (n.parentCount > 1) {
-      throw err(400, 'IndeterminateDocumentParent', `Too many parent documents found for document [${n.doc.schema}, ${n.doc.layer}] ${n.doc.name}. Found: ${n.parentCount}. Expected: 1.`)
+      throw err(400, 'IndeterminateDocumentParent',
+        `Too many parent documents found for document [${n.doc.schema}, ${n.doc.layer}] ${n.doc.name}. Found: ${n.parentCount}. Expected: 1.`)
     }
   }
 }
@@ -193,12 +198,14 @@ function checkReplacements (nodes: Node[]): void {
       p.replacedBy = n
     } else {
       if (p !== undefined && p.doc.schema === n.doc.schema && p.doc.name === n.doc.name) {
-        throw invalid(n, 'Non-replacement documents cannot have the same `schema` and `metadata.name` as their parent. Either add `replacement: true` to the document or give the document a different name.')
+        throw invalid(n,
+          'Non-replacement documents cannot have the same `schema` and `metadata.name` as their parent. Either add `replacement: true` to the document or give the document a different name.')
       }
       if (!n.control) {
         const key = `${n.doc.schema}\u0000${n.doc.name}`
         if (seen.has(key)) {
-          throw invalid(n, 'More than one document with the same name and schema was found, but none has `replacement: true`. Ensure that only one document for each name and schema exists, or that one of them has `replacement: true`.')
+          throw invalid(n,
+            'More than one document with the same name and schema was found, but none has `replacement: true`. Ensure that only one document for each name and schema exists, or that one of them has `replacement: true`.')
         }
         seen.add(key)
       }
@@ -220,7 +227,8 @@ function dependencyOrder (nodes: Node[], inGraph: Uint8Array): Node[] {
         const dep = top.node.deps[top.next++] as Node
         if (state[dep.index] === 1) {
           const cycle = stack.slice(stack.findIndex((f) => f.node === dep)).map((f) => docRef(f.node.doc))
-          throw err(400, 'SubstitutionDependencyCycle', `Cannot determine substitution order as a dependency cycle exists for the following documents: ${cycle.join(', ')}.`)
+          throw err(400, 'SubstitutionDependencyCycle',
+            `Cannot determine substitution order as a dependency cycle exists for the following documents: ${cycle.join(', ')}.`)
         }
         if (state[dep.index] === 0) {
           state[dep.index] = 1

@@ -40,7 +40,10 @@ export function createSecretStore (db: StoreDb, keyMaterial: string) {
 
   function get (ref: string): unknown {
     const row = db.getSecret(ref)
-    if (row === undefined) throw new StoreError(500, 'BarbicanServerException', `The secret ${ref} could not be retrieved from the secret store.`)
+    if (row === undefined) {
+      throw new StoreError(500, 'BarbicanServerException',
+        `The secret ${ref} could not be retrieved from the secret store.`)
+    }
     const blob = Buffer.from(row.payload)
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, blob.subarray(0, 12))

@@ -9,7 +9,9 @@ import { schemaRegistry, validateAgainstSchemas } from './data-schemas.ts'
 import { DATA_SCHEMA, isAbstract, LAYERING_POLICY, VALIDATION_POLICY } from './documents.ts'
 import { documentFilter, parseLimit, sortItems, values, type ListedDocument, type Query } from './filters.ts'
 import { renderDocuments, type RenderDocument } from './render.ts'
-import { bucketStatuses, deepBucketDiff, type BucketStatus, type DiffedDocument, type DiffSide, type HashedDocument } from './revision-diff.ts'
+import {
+  bucketStatuses, deepBucketDiff, type BucketStatus, type DiffedDocument, type DiffSide, type HashedDocument
+} from './revision-diff.ts'
 import { firstTagMatches, quirkRollbackRows } from './quirks.ts'
 import { redact, showsCleartext } from './redaction.ts'
 import { isSecretRef, type SecretStore } from './secrets.ts'
@@ -111,7 +113,11 @@ export function createStore (deps: StoreDeps) {
     for (const t of db.tagsOf(id)) tags[t.tag] = tagData(t.data)
     const validationPolicies = db.writesOf(id)
       .filter((d) => d.deleted === 0 && d.schema.startsWith(VALIDATION_POLICY))
-      .map((d) => ({ name: d.name, url: `${baseUrl}/revisions/${id}/documents?schema=${d.schema}&metadata.name=${d.name}`, status: 'unknown' }))
+      .map((d) => ({
+        name: d.name,
+        url: `${baseUrl}/revisions/${id}/documents?schema=${d.schema}&metadata.name=${d.name}`,
+        status: 'unknown'
+      }))
     return {
       id,
       createdAt: row.created_at,
@@ -283,7 +289,8 @@ export function createStore (deps: StoreDeps) {
     const created = db.transaction(() => {
       const latest = db.latestRevision()
       const latestLive = latest === undefined ? [] : db.liveSummaries(latest.id)
-      if (latestLive.some((d) => (JSON.parse(d.metadata) as Mapping).storagePolicy === 'encrypted') && !access.can(RULES.createEncrypted)) throw forbidden()
+      const encrypted = latestLive.some((d) => (JSON.parse(d.metadata) as Mapping).storagePolicy === 'encrypted')
+      if (encrypted && !access.can(RULES.createEncrypted)) throw forbidden()
       // spec §13.3: the target's live set; Deckhand (quirk mode) restores oldest copies instead (quirkRollbackRows)
       const targetRows = target === 0
         ? []

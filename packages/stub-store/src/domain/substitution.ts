@@ -15,12 +15,14 @@ function recurseReplace (value: unknown, pattern: RegExp, literal: string, v: un
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item = value[i]
-      if (typeof item === 'string') { if (item.includes(literal)) value[i] = replacePattern(item, pattern, v) } else value[i] = recurseReplace(item, pattern, literal, v, nextDepth)
+      if (typeof item !== 'string') value[i] = recurseReplace(item, pattern, literal, v, nextDepth)
+      else if (item.includes(literal)) value[i] = replacePattern(item, pattern, v)
     }
   } else if (isMapping(value)) {
     for (const k in value) {
       const item = value[k]
-      if (typeof item === 'string') { if (item.includes(literal)) value[k] = replacePattern(item, pattern, v) } else value[k] = recurseReplace(item, pattern, literal, v, nextDepth)
+      if (typeof item !== 'string') value[k] = recurseReplace(item, pattern, literal, v, nextDepth)
+      else if (item.includes(literal)) value[k] = replacePattern(item, pattern, v)
     }
   }
   return value
@@ -32,7 +34,8 @@ function recurseReplace (value: unknown, pattern: RegExp, literal: string, v: un
  * the difference instead of rendering something Deckhand would render differently.
  */
 function listIntoIndex (n: Node, destPath: string): StoreError {
-  return err(400, 'SubstitutionDestinationInvalid', `Cannot substitute a list into the list index ${destPath} of ${docRef(n.doc)}: Deckhand writes only the list's first element there. Substitute into the parent path, or one element with src.path.`)
+  return err(400, 'SubstitutionDestinationInvalid',
+    `Cannot substitute a list into the list index ${destPath} of ${docRef(n.doc)}: Deckhand writes only the list's first element there. Substitute into the parent path, or one element with src.path.`)
 }
 
 export function substitute (n: Node, subs: unknown[], sources: Map<string, Node>, options: RenderOptions): void {
@@ -41,7 +44,8 @@ export function substitute (n: Node, subs: unknown[], sources: Map<string, Node>
     const src = sub.src
     const source = sources.get(`${String(src.schema)}\u0000${String(src.name)}`)
     if (source === undefined) {
-      throw err(409, 'SubstitutionSourceNotFound', `Required substitution source document [${String(src.schema)}] ${String(src.name)} was not found, yet is referenced by [${n.doc.schema}] ${n.doc.name}.`)
+      throw err(409, 'SubstitutionSourceNotFound',
+        `Required substitution source document [${String(src.schema)}] ${String(src.name)} was not found, yet is referenced by [${n.doc.schema}] ${n.doc.name}.`)
     }
     const srcPath = String(src.path)
     let value: unknown
@@ -49,21 +53,25 @@ export function substitute (n: Node, subs: unknown[], sources: Map<string, Node>
     try {
       value = isMapping(sourceData) ? getSourceAt(sourceData, parsePath(srcPath)) : sourceData
     } catch (error) {
-      throw err(400, 'SubstitutionSourceDataNotFound', `Invalid src.path ${srcPath} in a substitution of ${docRef(n.doc)}: ${(error as Error).message}`)
+      throw err(400, 'SubstitutionSourceDataNotFound',
+        `Invalid src.path ${srcPath} in a substitution of ${docRef(n.doc)}: ${(error as Error).message}`)
     }
     if (value === undefined || value === null) {
-      throw err(400, 'SubstitutionSourceDataNotFound', `Required substitution source secret was not found at path ${srcPath} in source document [${source.doc.schema}, ${source.doc.layer}] ${source.doc.name} which is referenced by destination document [${n.doc.schema}, ${n.doc.layer}] ${n.doc.name} under its \`metadata.substitutions\`.`)
+      throw err(400, 'SubstitutionSourceDataNotFound',
+        `Required substitution source secret was not found at path ${srcPath} in source document [${source.doc.schema}, ${source.doc.layer}] ${source.doc.name} which is referenced by destination document [${n.doc.schema}, ${n.doc.layer}] ${n.doc.name} under its \`metadata.substitutions\`.`)
     }
     if (typeof src.pattern === 'string') {
       if (typeof value !== 'string') {
-        throw err(400, 'SubstitutionSourceDataNotFound', `The substitution source value at path ${srcPath} in [${source.doc.schema}] ${source.doc.name} must be a string to apply src.pattern ${src.pattern}.`)
+        throw err(400, 'SubstitutionSourceDataNotFound',
+          `The substitution source value at path ${srcPath} in [${source.doc.schema}] ${source.doc.name} must be a string to apply src.pattern ${src.pattern}.`)
       }
       const m = compileRegex(src.pattern, '').exec(value)
       if (m !== null) {
         const group = typeof src.match_group === 'number' ? src.match_group : 0
         const g = m[group]
         if (g === undefined) {
-          throw err(400, 'SubstitutionSourceDataNotFound', `The src.pattern ${src.pattern} has no group ${group} (substitution of ${docRef(n.doc)}).`)
+          throw err(400, 'SubstitutionSourceDataNotFound',
+            `The src.pattern ${src.pattern} has no group ${group} (substitution of ${docRef(n.doc)}).`)
         }
         value = g
       }
@@ -98,7 +106,8 @@ export function substitute (n: Node, subs: unknown[], sources: Map<string, Node>
         } else if (recurse !== undefined && (Array.isArray(target) || isMapping(target))) {
           recurseReplace(target, pattern, d.pattern, value, typeof recurse.depth === 'number' ? recurse.depth : -1)
         } else {
-          throw err(400, 'MissingDocumentPattern', `The destination document's \`data\` section is missing the pattern ${d.pattern} specified under \`substitutions.dest.pattern\` at path ${destPath}, specified under \`substitutions.dest.path\`.`)
+          throw err(400, 'MissingDocumentPattern',
+            `The destination document's \`data\` section is missing the pattern ${d.pattern} specified under \`substitutions.dest.pattern\` at path ${destPath}, specified under \`substitutions.dest.path\`.`)
         }
       } catch (error) {
         if (error instanceof PathError) {

@@ -68,7 +68,9 @@ export function createValidations (deps: { db: StoreDb, now: () => string, revis
       }
       if (expected !== undefined && !expected.has(r.name)) {
         entry.status = `ignored [${r.status}]`
-        entry.errors = [...errors, { message: `The result for this validation was externally registered but has been ignored because it is not found in the validations for ValidationPolicy [${VALIDATION_POLICY}/v1] for revision ${id}.` }]
+        entry.errors = [...errors, {
+          message: `The result for this validation was externally registered but has been ignored because it is not found in the validations for ValidationPolicy [${VALIDATION_POLICY}/v1] for revision ${id}.`
+        }]
       }
       return entry
     })
@@ -122,7 +124,8 @@ export function createValidations (deps: { db: StoreDb, now: () => string, revis
     const n = Number(entryRaw)
     const entry = entries[n]
     if (entry === undefined) {
-      throw new StoreError(404, 'ValidationNotFound', `The requested validation entry ${n} was not found for validation name ${name} and revision ID ${raw}.`)
+      throw new StoreError(404, 'ValidationNotFound',
+        `The requested validation entry ${n} was not found for validation name ${name} and revision ID ${raw}.`)
     }
     return entry
   }

@@ -55,7 +55,8 @@ export function isMapping (value: unknown): value is Mapping {
 
 /** True for values JSON cannot carry unchanged (they need the tagged storage form). */
 function isSpecialLeaf (value: unknown): boolean {
-  return value instanceof Date || value instanceof Uint8Array || value instanceof WholeFloat || (typeof value === 'number' && !Number.isFinite(value))
+  return value instanceof Date || value instanceof Uint8Array || value instanceof WholeFloat ||
+    (typeof value === 'number' && !Number.isFinite(value))
 }
 
 /**
