@@ -6,15 +6,37 @@ export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
   PORT: Type.Integer({ default: 9300, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
   LOG_LEVEL: LogLevelSchema(),
-  SITE_NODES_FILE: Type.String({ default: '', description: 'YAML file of nodes (`nodes: [{hostname, status_name?, power_state?, labels?, ...}]`); empty: none' }),
-  STORE_URL: Type.String({ default: '', description: 'Deckhand API base URL (e.g. http://127.0.0.1:9100/api/v1.0); set: nodes come from the committed design\'s drydock/BaremetalNode/v1 documents, and the workflow steps read and tag revisions there; empty or `none`: no store (steps skip that part)' }),
+  SITE_NODES_FILE: Type.String({
+    default: '',
+    description: 'YAML file of nodes (`nodes: [{hostname, status_name?, power_state?, labels?, ...}]`); empty: none'
+  }),
+  STORE_URL: Type.String({
+    default: '',
+    description: 'Deckhand API base URL (e.g. http://127.0.0.1:9100/api/v1.0); set: nodes come from the committed design\'s drydock/BaremetalNode/v1 documents, and the workflow steps read and tag revisions there; empty or `none`: no store (steps skip that part)'
+  }),
   STORE_TIMEOUT_MS: Type.Integer({ default: 2000, minimum: 1, description: 'Timeout of each read of the committed design' }),
-  BOOTSTRAP_URL: Type.String({ default: '', description: 'Bootstrap service API base URL (e.g. http://127.0.0.1:9001/api/v1.0), for the workflow steps: health, validatedesign, node labels; empty or `none`: steps skip that part' }),
-  STEP_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1, description: 'Timeout of each call a workflow step makes to the store or the bootstrap service' }),
+  BOOTSTRAP_URL: Type.String({
+    default: '',
+    description: 'Bootstrap service API base URL (e.g. http://127.0.0.1:9001/api/v1.0), for the workflow steps: health, validatedesign, node labels; empty or `none`: steps skip that part'
+  }),
+  STEP_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 1,
+    description: 'Timeout of each call a workflow step makes to the store or the bootstrap service'
+  }),
   SERVICE_TOKEN: Type.String({ default: '', description: 'X-Auth-Token sent to the store and the bootstrap service; empty: none' }),
-  SITE_DATA_DIR: Type.String({ default: '', description: 'Directory where the node state is persisted (site-state.json); empty: memory only' }),
-  SITE_AUTH_TOKENS: Type.String({ default: '', description: 'Comma-separated tokens accepted as X-Auth-Token or Authorization: Bearer; empty: no token required' }),
-  SITE_FAULT: Type.Union([Type.Literal('none'), Type.Literal('error'), Type.Literal('hang')], { default: 'none', description: 'Fault played on the Drydock and Kubernetes routes at start: none, error (answer SITE_FAULT_STATUS) or hang (never answer)' }),
+  SITE_DATA_DIR: Type.String({
+    default: '',
+    description: 'Directory where the node state is persisted (site-state.json); empty: memory only'
+  }),
+  SITE_AUTH_TOKENS: Type.String({
+    default: '',
+    description: 'Comma-separated tokens accepted as X-Auth-Token or Authorization: Bearer; empty: no token required'
+  }),
+  SITE_FAULT: Type.Union([Type.Literal('none'), Type.Literal('error'), Type.Literal('hang')], {
+    default: 'none',
+    description: 'Fault played on the Drydock and Kubernetes routes at start: none, error (answer SITE_FAULT_STATUS) or hang (never answer)'
+  }),
   SITE_FAULT_STATUS: Type.Integer({ default: 500, minimum: 500, maximum: 599, description: 'Status answered in the error fault mode' })
 })
 

@@ -26,7 +26,11 @@ export class InvalidNodeError extends ApiError {
     const each = causes.map((c) => `${c.field}: ${c.message}`)
     const text = each.length === 1 ? each[0] ?? '' : `[${each.join(', ')}]`
     super(422, 'Invalid node', `Node "${hostname}" is invalid: ${text}`, { errorType: 'Invalid' })
-    this.kube = { name: hostname, kind: 'Node', causes: causes.map((c) => ({ reason: 'FieldValueInvalid', message: c.message, field: c.field })) }
+    this.kube = {
+      name: hostname,
+      kind: 'Node',
+      causes: causes.map((c) => ({ reason: 'FieldValueInvalid', message: c.message, field: c.field }))
+    }
   }
 }
 
@@ -54,7 +58,9 @@ export class BadPatchError extends BadRequestError {
 /** A patch whose `metadata.name` is not the node's (Kubernetes' checkName: 400, reason BadRequest, no details). */
 export class NameMismatchError extends BadRequestError {
   constructor (bodyName: string, urlName: string) {
-    super('Name mismatch', `the name of the object (${bodyName}) does not match the name on the URL (${urlName})`, { errorType: 'BadRequest' })
+    super('Name mismatch',
+      `the name of the object (${bodyName}) does not match the name on the URL (${urlName})`,
+      { errorType: 'BadRequest' })
   }
 }
 
@@ -62,7 +68,9 @@ export class NameMismatchError extends BadRequestError {
 export class NodeConflictError extends ConflictError {
   readonly kube: KubeDetails
   constructor (hostname: string) {
-    super('Node conflict', `Operation cannot be fulfilled on nodes "${hostname}": the object has been modified; please apply your changes to the latest version and try again`, { errorType: 'Conflict' })
+    super('Node conflict',
+      `Operation cannot be fulfilled on nodes "${hostname}": the object has been modified; please apply your changes to the latest version and try again`,
+      { errorType: 'Conflict' })
     this.kube = { name: hostname, kind: 'nodes' }
   }
 }
@@ -75,6 +83,8 @@ export class BadListOptionsError extends BadRequestError {
 /** A continue token whose list snapshot is gone (Kubernetes: 410, reason Expired). */
 export class ContinueExpiredError extends ApiError {
   constructor () {
-    super(410, 'Continue token expired', 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.', { errorType: 'Expired' })
+    super(410, 'Continue token expired',
+      'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+      { errorType: 'Expired' })
   }
 }

@@ -19,7 +19,10 @@ export function parseNodesFile (text: string, source = 'nodes file'): SeedNode[]
     if (seen.has(node.hostname)) throw new Error(`${source}: node ${node.hostname} is listed twice`)
     seen.add(node.hostname)
     const problems = labelProblems(node.labels ?? {})
-    if (problems.length > 0) throw new Error(`${source}: node ${node.hostname}: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`)
+    if (problems.length > 0) {
+      const listed = problems.map((p) => `${p.field} ${p.message}`).join('; ')
+      throw new Error(`${source}: node ${node.hostname}: ${listed}`)
+    }
   }
   return nodes
 }

@@ -31,7 +31,8 @@ export function createStoreClient (options: {
     let newest: number | undefined
     for (const revision of list?.results ?? []) {
       const tags = Array.isArray(revision.tags) ? revision.tags : Object.keys(revision.tags ?? {})
-      if (typeof revision.id === 'number' && tags.some((t) => COMMIT_TAGS.has(String(t))) && (newest === undefined || revision.id > newest)) {
+      if (typeof revision.id === 'number' && tags.some((t) => COMMIT_TAGS.has(String(t))) &&
+        (newest === undefined || revision.id > newest)) {
         newest = revision.id
       }
     }
@@ -73,7 +74,8 @@ export function createStepStoreClient (options: {
   return {
     async health (ctx) { await http.expectOk('GET', '/health', { ctx }) },
     async validations (revision, ctx) {
-      const body = await http.getYaml<{ results?: Array<{ name?: string, status?: string }> } | null>(`/revisions/${revision}/validations`, { ctx, headers: yaml }) ?? {}
+      const body = await http.getYaml<{ results?: Array<{ name?: string, status?: string }> } | null>(
+        `/revisions/${revision}/validations`, { ctx, headers: yaml }) ?? {}
       return (body.results ?? []).map((r) => ({ name: String(r.name ?? ''), status: String(r.status ?? '') }))
     },
     async renderedDocuments (revision, ctx) {

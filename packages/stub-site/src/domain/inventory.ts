@@ -39,7 +39,10 @@ function patchedMetadata (body: unknown, field: 'name' | 'resourceVersion'): str
   if (metadata === undefined || !(field in metadata)) return undefined
   const value = metadata[field]
   if (value === null) return ''
-  if (typeof value !== 'string') throw new PatchTypeError(body, `metadata.${field} must be a string, got ${Array.isArray(value) ? 'array' : typeof value}`)
+  if (typeof value !== 'string') {
+    throw new PatchTypeError(body,
+      `metadata.${field} must be a string, got ${Array.isArray(value) ? 'array' : typeof value}`)
+  }
   return value
 }
 
@@ -117,10 +120,12 @@ export function createInventory (options: InventoryOptions = {}) {
       throw new BadRequestError('Invalid node state', 'Give status_name, power_state or both')
     }
     if (update.status_name !== undefined && !STATUS_SET.has(update.status_name)) {
-      throw new BadRequestError('Invalid node state', `status_name ${JSON.stringify(update.status_name)} is not one of: ${STATUS_NAMES.join(', ')}`)
+      throw new BadRequestError('Invalid node state',
+        `status_name ${JSON.stringify(update.status_name)} is not one of: ${STATUS_NAMES.join(', ')}`)
     }
     if (update.power_state !== undefined && !POWER_SET.has(update.power_state)) {
-      throw new BadRequestError('Invalid node state', `power_state ${JSON.stringify(update.power_state)} is not one of: ${POWER_STATES.join(', ')}`)
+      throw new BadRequestError('Invalid node state',
+        `power_state ${JSON.stringify(update.power_state)} is not one of: ${POWER_STATES.join(', ')}`)
     }
     const changed = stamp({
       ...node,

@@ -69,7 +69,8 @@ export function applyLabelsPatch (current: Labels, body: unknown, kind: PatchKin
     } else if (typeof value === 'string') {
       result[key] = value
     } else {
-      throw new PatchTypeError(body, `metadata.labels.${key} must be a string or null, got ${Array.isArray(value) ? 'array' : typeof value}`)
+      throw new PatchTypeError(body,
+        `metadata.labels.${key} must be a string or null, got ${Array.isArray(value) ? 'array' : typeof value}`)
     }
   }
   return result
@@ -80,10 +81,14 @@ export function labelProblems (labels: Labels): Array<{ field: string, message: 
   const problems: Array<{ field: string, message: string }> = []
   for (const [key, value] of Object.entries(labels)) {
     const keyProblem = labelKeyProblem(key)
-    if (keyProblem !== undefined) problems.push({ field: 'metadata.labels', message: `Invalid value: ${JSON.stringify(key)}: ${keyProblem}` })
+    if (keyProblem !== undefined) {
+      problems.push({ field: 'metadata.labels', message: `Invalid value: ${JSON.stringify(key)}: ${keyProblem}` })
+    }
     const valueProblem = labelValueProblem(value)
     // Kubernetes names the label map itself as the field of a bad value, as for a bad key
-    if (valueProblem !== undefined) problems.push({ field: 'metadata.labels', message: `Invalid value: ${JSON.stringify(value)}: ${valueProblem}` })
+    if (valueProblem !== undefined) {
+      problems.push({ field: 'metadata.labels', message: `Invalid value: ${JSON.stringify(value)}: ${valueProblem}` })
+    }
   }
   return problems
 }

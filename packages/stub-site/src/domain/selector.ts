@@ -159,7 +159,10 @@ function unescapeValue (selector: string, value: string): string {
     const char = value[i] ?? ''
     if (char === '\\') {
       const escaped = value[i + 1]
-      if (escaped !== '\\' && escaped !== ',' && escaped !== '=') throw new BadListOptionsError(`invalid field selector: '${selector}': invalid escape sequence in ${JSON.stringify(value)}`)
+      if (escaped !== '\\' && escaped !== ',' && escaped !== '=') {
+        throw new BadListOptionsError(
+          `invalid field selector: '${selector}': invalid escape sequence in ${JSON.stringify(value)}`)
+      }
       result += escaped
       i += 1
     } else if (char === '=' || char === ',') {

@@ -4,7 +4,8 @@ import type { StepName } from '../schemas/steps.ts'
 import { skipped, type Step } from './steps-context.ts'
 import { actionOf, designRevision, siteActionTag, StepFailure } from './steps-conf.ts'
 
-type DesignStep = Extract<StepName, 'preflight' | 'rendered_doc' | 'deckhand_validate' | 'promenade_validate' | 'create_action_tag' | 'deployment_status'>
+type DesignStep = Extract<StepName,
+  'preflight' | 'rendered_doc' | 'deckhand_validate' | 'promenade_validate' | 'create_action_tag' | 'deployment_status'>
 
 export const DESIGN_STEPS: Record<DesignStep, Step> = {
   async preflight (ctx) {
@@ -59,6 +60,7 @@ export const DESIGN_STEPS: Record<DesignStep, Step> = {
 
   async deployment_status (ctx) {
     const final = ctx.taskId === 'final_deployment_status'
-    ctx.log(`No Kubernetes API for ConfigMaps in this stack: skipped writing deployment-status (status ${final ? 'completed' : 'running'})`, 'warning')
+    const deploymentState = final ? 'completed' : 'running'
+    ctx.log(`No Kubernetes API for ConfigMaps in this stack: skipped writing deployment-status (status ${deploymentState})`, 'warning')
   }
 }
