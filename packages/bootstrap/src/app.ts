@@ -37,7 +37,7 @@ export async function buildApp (deps: AppDeps) {
     authenticator: deps.authenticator,
     policy: deps.policy,
     // Promenade's request-id header beside the seed's x-service-req, its any-value context marker and its
-    // X-End-User echo, on every answer (spec/bootstrap.md §3)
+    // X-End-User echo, on every answer, errors included (Promenade's middleware runs after its error handlers)
     requestIdHeaders: ['x-deckhand-req'],
     contextMarkers: 'any',
     echoEndUser: true,

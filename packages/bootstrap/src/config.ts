@@ -1,4 +1,4 @@
-// The bootstrap service's configuration: environment variables validated by one schema (STYLE.md §6).
+// The bootstrap service's configuration: environment variables validated by one schema, read once by server.ts.
 import { Type, type Static } from 'typebox'
 import { AuthConfigProperties, JsonBodyConfigProperties, LogLevelSchema, readConfig } from '@slipway/common'
 

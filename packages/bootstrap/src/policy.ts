@@ -1,4 +1,4 @@
-// Policy rules of the bootstrap service (spec/bootstrap.md §2): upstream names and defaults.
+// Policy rules of the bootstrap service: Promenade's names and defaults.
 export const POLICY_DEFAULTS: Record<string, string> = {
   admin_required: 'role:admin',
   'kubernetes_provisioner:get_join_scripts': 'role:admin',

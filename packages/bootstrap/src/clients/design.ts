@@ -1,4 +1,4 @@
-// Fetches a site design from its design_ref (spec/bootstrap.md §6.3): `deckhand+http(s)://` is the store's
+// Fetches a site design from its design_ref: `deckhand+http(s)://` is the store's
 // rendered documents, read with the service's identity; plain http(s) is a YAML file the domain renders. Either is
 // fetched only from a design host (DESIGN_HOSTS): a reference to any other host is refused before anything is sent.
 // The text is handed over as it came: reading it (within bounds) and rendering it are the domain's.
@@ -41,7 +41,7 @@ export function createDesignFetcher (options: DesignFetcherOptions) {
         'InvalidFormatError'
       )
     }
-    // Deckhand redacts encrypted documents unless asked (spec/store.md §12), and a join script needs the keys
+    // Deckhand redacts encrypted documents unless asked for cleartext, and a join script needs the keys
     if (fromStore && !url.searchParams.has('cleartext-secrets')) url.searchParams.set('cleartext-secrets', 'true')
     // the store is read with the service's own identity; with none configured, the caller's token (documented extension)
     const serviceToken = await options.serviceAuth.token()

@@ -1,4 +1,4 @@
-// Fetches the bytes behind HostSystem `url` / `tar_url` files (spec/bootstrap.md §6.8): only from the file hosts
+// Fetches the bytes behind HostSystem `url` / `tar_url` files: only from the file hosts
 // (FILE_HOSTS), with bounded retries and linear back-off, a size limit, and an in-memory cache (upstream keeps files
 // 72 h) bounded in bytes, so that each node's join does not download the same tarball again and the cache never
 // holds more than its bound.

@@ -1,6 +1,6 @@
-// Symmetric gpg encryption of join-script payloads (spec/bootstrap.md §6.10): the machine's gpg with the configured
-// passphrase, in a throw-away GNUPGHOME so that no keyring of the service's user is read or written. gpg runs as a
-// child process the event loop does not wait on: it compresses and encrypts payloads of tens of megabytes.
+// Symmetric gpg encryption of join-script payloads (as Promenade's EncryptionPolicy asks): the machine's gpg with the
+// configured passphrase, in a throw-away GNUPGHOME so that no keyring of the service's user is read or written. gpg
+// runs as a child process the event loop does not wait on: it compresses and encrypts payloads of tens of megabytes.
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

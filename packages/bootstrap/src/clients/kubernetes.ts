@@ -10,14 +10,14 @@ import { isIpv4 } from '../ipv4.ts'
 /** Where Kubernetes mounts a pod's service account. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount'
 
-/** No usable cluster configuration (502, spec/bootstrap.md §8.4). */
+/** No usable cluster configuration: 502, the service's own setup is at fault, not the cluster. */
 export class KubernetesConfigError extends ApiError {
   constructor (reason: string) { super(502, 'Kubernetes Config Error', reason, { errorType: 'KubernetesConfigException' }) }
 }
 
 /**
  * The cluster answered with an error or could not be reached (503). With `single`, the text is the message
- * too: spec §4's rule for an error raised with a single argument.
+ * too, as Promenade words an error raised with a single argument.
  */
 export class KubernetesApiError extends ApiError {
   constructor (reason: string, options: { single?: boolean } = {}) {
@@ -25,7 +25,7 @@ export class KubernetesApiError extends ApiError {
   }
 }
 
-/** The cluster has no node of that name (404, spec §8.4). */
+/** The cluster has no node of that name (404, only from the GET of the node). */
 export class NodeNotFoundError extends NotFoundError {
   constructor (name: string) {
     super('Node not found', `Node ${name} was not found in the cluster`, { errorType: 'NodeNotFoundException' })
@@ -216,12 +216,12 @@ export function createKubernetesClient (options: {
       // the cluster refused the labels themselves (422 Invalid: its own label rules, or an admission policy of the
       // site's): the caller's input is at fault, so a 400 carrying the cluster's reason, not a 503 inviting a retry
       if (response.statusCode === 422) throw new LabelsRefusedError(name, statusMessage(response.text))
-      // spec §8.4: any other failed PATCH, a 404 included (the node went away after the GET), is a 503
+      // any other failed PATCH, a 404 included (the node went away after the GET), is a 503
       if (response.statusCode !== 200) {
         throw new KubernetesApiError(`PATCH node ${name} answered ${response.statusCode}: ${response.text.slice(0, 300)}`)
       }
     },
-    /** InternalIP addresses of the nodes labelled kubernetes-apiserver=enabled (spec §6.2 step 2). */
+    /** InternalIP addresses of the nodes labelled kubernetes-apiserver=enabled: the join IPs the node's haproxy uses. */
     async apiServerIps (): Promise<string[]> {
       const response = await call('GET', '/api/v1/nodes?labelSelector=kubernetes-apiserver%3Denabled')
       if (response.statusCode !== 200) {

@@ -1,5 +1,5 @@
 // Site-design documents as the bootstrap service reads them: lookups by schema and name, and the
-// envelope checks of a design fetched over plain HTTP (spec/bootstrap.md §6.3).
+// envelope checks of a design fetched over plain HTTP (the store's own checks, which a deckhand+ design has passed).
 
 import { DesignError } from '../errors.ts'
 import type { DesignDocument } from '../types.ts'
@@ -23,7 +23,7 @@ export function indexDesign (documents: DesignDocument[]) {
     documents,
     all: (schema: string): DesignDocument[] => bySchema.get(schema) ?? [],
     find,
-    /** The document, or a DesignError naming what is missing (spec §6.4: a design defect is a 400). */
+    /** The document, or a DesignError naming what is missing: a design defect is the caller's, a 400. */
     require (schema: string, name?: string): DesignDocument {
       const doc = find(schema, name)
       if (doc === undefined) {
@@ -62,9 +62,9 @@ const TOP_LEVEL_KEYS = new Set(['schema', 'metadata', 'data'])
 // and quote none of its other keys or values: whatever a design_ref points at is never reflected (issue 18)
 
 /**
- * Checks the envelopes of a plain-HTTP design and drops abstract documents (spec §6.3): a LayeringPolicy is
- * required, every document needs schema, metadata.name and metadata.schema, Document-kind metadata needs a
- * layer from the policy's order and a storagePolicy, and only schema/metadata/data are allowed at the top.
+ * Checks the envelopes of a plain-HTTP design and drops abstract documents, as Deckhand's engine does: a
+ * LayeringPolicy is required, every document needs schema, metadata.name and metadata.schema, Document-kind metadata
+ * needs a layer from the policy's order and a storagePolicy, and only schema/metadata/data are allowed at the top.
  */
 export function prepareLocalDesign (raw: unknown[]): DesignDocument[] {
   const documents: DesignDocument[] = []
@@ -179,9 +179,9 @@ function parentOf (
 }
 
 /**
- * Deckhand's layering for a design rendered here (spec/store.md §9.2, §9.8): a child with a parentSelector
- * takes the data of the one parent in a higher layer whose labels match, then applies its actions in order.
- * Substitution is the store's: a deckhand+ design_ref arrives rendered.
+ * Deckhand's layering for a design rendered here (as Airship Deckhand's deckhand/engine/layering.py does): a child
+ * with a parentSelector takes the data of the one parent in a higher layer whose labels match, then applies its
+ * actions in order. Substitution is the store's: a deckhand+ design_ref arrives rendered.
  */
 function layer (documents: DesignDocument[], layerOrder: string[]): DesignDocument[] {
   const rank = (d: DesignDocument): number => layerOrder.indexOf(d.metadata.layeringDefinition?.layer ?? '')

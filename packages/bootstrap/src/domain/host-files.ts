@@ -1,4 +1,4 @@
-// HostSystem `files` (spec/bootstrap.md §6.8): the URLs to fetch for them, and the archive entries they become —
+// HostSystem `files`: the URLs to fetch for them, and the archive entries they become —
 // content, a symlink, a fetched file, or one member of a fetched tarball (unpacked off the event loop).
 import { DesignError, dataAt, type DesignDocument } from './documents.ts'
 import { record, where } from './design-values.ts'
@@ -9,7 +9,7 @@ export type { RemoteFiles } from '../types.ts'
 
 const SOURCE_KEYS = ['content', 'symlink', 'url', 'tar_url'] as const
 
-/** The URLs a design's HostSystem files are fetched from (spec §6.8); each must be http(s). */
+/** The URLs a design's HostSystem files are fetched from (`url`, `tar_url`); each must be http(s). */
 export function remoteFileUrls (documents: DesignDocument[]): string[] {
   const hostSystem = documents.find((d) => d.schema === 'promenade/HostSystem/v1')
   const files = dataAt(hostSystem, 'files')

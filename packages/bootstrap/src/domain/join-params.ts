@@ -1,4 +1,4 @@
-// Parameters of GET /join-scripts (spec/bootstrap.md §6.1) as the script needs them, and the label syntax rule.
+// Parameters of GET /join-scripts as the script needs them, and the label syntax rule.
 import { BadRequestError } from '@slipway/common'
 import { labelKeyProblem, labelValueProblem } from './node-labels.ts'
 import type { JoinQuery } from '../schemas/join-scripts.ts'
@@ -44,7 +44,7 @@ export function checkLabel (param: string, label: string): void {
 }
 
 /**
- * The parameters of a query the route's schema has checked (presence and formats, spec §6.1), with each label's
+ * The parameters of a query the route's schema has checked (presence and formats), with each label's
  * syntax checked here: both spellings of the label lists, `labels.*` first.
  */
 export function joinParamsOf (query: JoinQuery): JoinParams {

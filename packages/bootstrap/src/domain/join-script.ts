@@ -37,7 +37,7 @@ function deepMerge (base: Record<string, unknown>, extra: Record<string, unknown
   return out
 }
 
-/** The synthesized KubernetesNode document (spec §6.5). */
+/** The KubernetesNode document Promenade builds for the joining node from the query and the join IPs. */
 export function nodeDocument (params: JoinParams, joinIps: string[]): DesignDocument {
   return {
     schema: 'promenade/KubernetesNode/v1',
@@ -97,7 +97,7 @@ function systemdValue (value: string): string {
   return value.replaceAll('%', '%%')
 }
 
-/** no_proxy as the node uses it (spec §6.8): the site's list, then the cluster's own names. */
+/** no_proxy as the node uses it: the site's list, then the cluster's own names (as Promenade writes it). */
 function noProxyOf (network: DesignDocument, proxyUrl: string, clusterDomain: string): string {
   if (proxyUrl === '') return ''
   return [
@@ -122,7 +122,7 @@ function clusterDomainOf (network: DesignDocument, kubeadm: boolean): string {
   return value
 }
 
-/** The payload files for this node, in archive order (spec §6.8). */
+/** The payload files for this node, in archive order (a later entry of the same path wins at extraction). */
 export async function payloadFiles (
   design: DesignIndex,
   params: JoinParams,
@@ -287,9 +287,9 @@ export async function buildJoinScript (
   if (documents.some((d) => d.schema === 'promenade/KubernetesNode/v1')) {
     throw new DesignError('Existing KubernetesNode documents found', 'ExistingKubernetesNodeDocumentError')
   }
-  // the node's own configuration: everything but Genesis, plus this node's document (spec §6.2 step 6)
+  // the node's own configuration: everything but Genesis, plus this node's document (other nodes' are left out)
   const design = indexDesign([...documents.filter((d) => d.schema !== 'promenade/Genesis/v1'), nodeDocument(params, joinIps)])
-  // spec §6.10: `scripts.join: {gpg: {}}` asks for a gpg-encrypted payload, which the node decrypts with the
+  // `scripts.join: {gpg: {}}` asks for a gpg-encrypted payload, which the node decrypts with the
   // passphrase in its own PROMENADE_ENCRYPTION_KEY
   const method = dataAt(design.find('promenade/EncryptionPolicy/v1'), 'scripts.join')
   const encrypted = method !== undefined && method !== null

@@ -1,5 +1,6 @@
-// Draft-04 `$ref`s that point at nothing: spec/bootstrap.md §7.3 treats them as "accept" (Promenade's shipped
-// Genesis schema has one, §10), so they are replaced by `{}` before ajv, which would refuse the whole schema.
+// Draft-04 `$ref`s that point at nothing are treated as "accept", as Promenade's validation lets them pass (its
+// shipped Genesis schema has one: files' url and tar_url), so they are replaced by `{}` before ajv, which would
+// refuse the whole schema.
 
 function isMapping (value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)

@@ -1,4 +1,4 @@
-// The node-labels rule (spec/bootstrap.md §8.2): the request is the full desired set of labels; labels
+// The node-labels rule (Promenade's, with its unit-test table): the request is the full desired set of labels; labels
 // missing from it are removed unless their key contains `kubernetes.io`.
 
 export type LabelRequest = Record<string, string | null>

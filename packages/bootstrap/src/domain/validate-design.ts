@@ -1,4 +1,4 @@
-// Design validation (spec/bootstrap.md §7.3): each document against the DataSchema of its kind found in
+// Design validation (as Promenade's validatedesign does it): each document against the DataSchema of its kind found in
 // the design itself (draft-04), and exactly one Docker, Genesis, HostSystem, Kubelet and KubernetesNetwork.
 import AjvDraft04 from 'ajv-draft-04'
 import type { ValidationMessage } from '@slipway/common'
@@ -17,7 +17,7 @@ type Ajv = InstanceType<typeof Ajv04>
 const isMissingRef = (error: unknown): boolean => error instanceof Error && 'missingRef' in error
 
 /**
- * The schema compiled with its dangling `$ref`s accepting anything (spec §7.3). Should ajv still miss a ref
+ * The schema compiled with its dangling `$ref`s accepting anything. Should ajv still miss a ref
  * (an `id` scoping withoutMissingRefs does not follow), every `$ref` goes: accepting more, never refusing.
  */
 function compileAccepting (ajv: Ajv, schema: unknown): ValidateFunction {
@@ -66,7 +66,7 @@ export async function validateDesign (documents: DesignDocument[], sliceMs = 10)
     try {
       compiled.set(name, compileAccepting(ajv, schema))
     } catch (error) {
-      // spec §7.3: an invalid schema fails the whole validation, whether or not a document uses it
+      // an invalid schema fails the whole validation, whether or not a document uses it
       const ref = [{ schema: 'deckhand/DataSchema/v1', name }]
       const text = `The DataSchema ${name} is not a valid JSON schema: ${(error as Error).message}`
       return [message(text, 'Invalid DataSchema', { documents: ref })]

@@ -1,4 +1,4 @@
-// Wire shape of GET /join-scripts (seed 001 §4.2, spec/bootstrap.md §6.1): the parameters, their formats, and
+// Wire shape of GET /join-scripts: the parameters, their formats, and
 // the Promenade wording of a missing or malformed one (errorType, reason, one list entry naming the parameter).
 import { Type, type Static } from 'typebox'
 import { oneOfPattern, type Wording } from '@slipway/common'
@@ -24,7 +24,7 @@ export function isDesignRef (value: string): boolean {
   return url !== undefined && URL.canParse(url)
 }
 
-// Falcon's get_param_as_bool, case and all (spec §6.1): `TRUE` or `Yes` is not a boolean; bare counts as true
+// Falcon's get_param_as_bool, case and all: `TRUE` or `Yes` is not a boolean; bare counts as true
 const TRUE_SPELLINGS = ['', 'true', 'True', 't', 'yes', 'y', '1', 'on']
 const FALSE_SPELLINGS = ['false', 'False', 'f', 'no', 'n', '0', 'off']
 
@@ -80,7 +80,7 @@ export const JoinQuerySchema = Type.Object({
   'static.labels': Labels('The seed\'s spelling of labels.static'),
   leave_kubectl: Type.Optional(LeaveKubectlSchema)
 }, {
-  // spec §6.1: leave_kubectl is read first upstream; `allOf` is checked before `required` and the properties
+  // leave_kubectl is read first by Promenade; `allOf` is checked before `required` and the properties
   allOf: [{ properties: { leave_kubectl: LeaveKubectlSchema } }]
 })
 export type JoinQuery = Static<typeof JoinQuerySchema>

@@ -1,4 +1,4 @@
-// Wire shapes of PUT /node-labels/{node_name} (seed 001 §4.4, spec/bootstrap.md §8), with Promenade's wording.
+// Wire shapes of PUT /node-labels/{node_name}, with Promenade's wording.
 import { Type, type Static } from 'typebox'
 import type { Wording } from '@slipway/common'
 
@@ -6,7 +6,7 @@ const invalidInput = (reason: string): Wording => ({ message: 'Invalid Input Err
 
 export const NodeParamsSchema = Type.Object({ node_name: Type.String({ description: 'Kubernetes node name' }) })
 
-/** The full desired label set: label name to value, null removes the label (spec §8.1). */
+/** The full desired label set: label name to value, null removes the label. */
 export const LabelRequestSchema = Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()], {
   'x-invalid': invalidInput('The value of label \'{name}\' must be a string or null')
 }), {
@@ -21,7 +21,7 @@ export const LabelRequestSchema = Type.Record(Type.String(), Type.Union([Type.St
 })
 export type LabelRequestBody = Static<typeof LabelRequestSchema>
 
-/** The 200 answer (spec §8.4): the same whether or not a patch was needed. */
+/** The 200 answer: the same whether or not a patch was needed. */
 export const LabelsUpdatedSchema = Type.Object({
   kind: Type.Literal('Status'),
   apiVersion: Type.String(),

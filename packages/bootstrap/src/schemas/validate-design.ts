@@ -1,10 +1,10 @@
-// Wire shape of POST /validatedesign (seed 001 §4.3, spec/bootstrap.md §7): bad input is one validation message.
+// Wire shape of POST /validatedesign: bad input is one validation message.
 import { Type } from 'typebox'
 import type { Wording } from '@slipway/common'
 
 const noHref: Wording = { name: 'Missing href', message: 'The body must be an object with a string href' }
 
-/** Shipyard's request (spec §7.1): only href is used; rel and type are taken and ignored. */
+/** Shipyard's request (a design reference): only href is used; rel and type are taken and ignored. */
 export const ValidateDesignBodySchema = Type.Object({
   href: Type.String({ minLength: 1, description: 'Location of the design', 'x-invalid': noHref, 'x-missing': noHref }),
   rel: Type.Optional(Type.Unknown({ description: 'Ignored (Shipyard sends design)' })),
