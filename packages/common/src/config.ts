@@ -1,4 +1,4 @@
-// Reads a service's configuration from environment variables through a typebox schema (STYLE.md §6).
+// Reads a service's configuration from environment variables through a typebox schema, once, at start-up.
 import { Type, type Static, type TObject } from 'typebox'
 import { Value } from 'typebox/value'
 

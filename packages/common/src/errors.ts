@@ -1,5 +1,5 @@
-// Errors named by condition, and the one error body every service answers with (seed 000 §7.1,
-// spec/orchestrator.md §1.5, spec/bootstrap.md §4). Framework-free: the Fastify plugin renders them.
+// Errors named by condition, and the one error body every service answers with (the interface's, with the
+// fields Shipyard's and Promenade's clients read). Framework-free: the Fastify plugin renders them.
 import { STATUS_CODES } from 'node:http'
 
 /** One entry of an error's list; `error` defaults to true. */
@@ -54,7 +54,7 @@ export class BadRequestError extends ApiError {
   constructor (message: string, reason?: string, options?: ApiErrorOptions) { super(400, message, reason, options) }
 }
 
-/** 401: no valid credentials (seed 000 §5). The auth plugin adds `WWW-Authenticate`. */
+/** 401: no valid credentials (the token is missing or invalid). The auth plugin adds `WWW-Authenticate`. */
 export class UnauthenticatedError extends ApiError {
   constructor (options?: ApiErrorOptions) { super(401, 'Unauthenticated', 'Credentials are not established', options) }
 }
@@ -182,8 +182,8 @@ export interface ErrorBody {
 }
 
 /**
- * The error body of seed 000 §7.1 with the upstream additions of spec/orchestrator.md §1.5:
- * the entries go under both `errorList` (seed) and `messageList` (Shipyard and Promenade clients).
+ * The interface's error body with the upstream additions (`messageList`, `retry`): the entries go under both
+ * `errorList` (the interface's name) and `messageList` (what Shipyard's and Promenade's clients read).
  */
 export function errorBody (error: ApiError, url = ''): ErrorBody {
   const errors = (error.errorList ?? [{ message: error.reason === '' ? error.message : error.reason }])
@@ -209,7 +209,7 @@ export function errorBody (error: ApiError, url = ''): ErrorBody {
   }
 }
 
-/** One validating component's message (spec/orchestrator.md §2.7, spec/bootstrap.md §7.4). */
+/** One validating component's message, as Shipyard aggregates them and Promenade's validatedesign answers them. */
 export interface ValidationMessage {
   kind?: 'ValidationMessage'
   name: string | null
@@ -234,7 +234,7 @@ export interface ValidationStatusBody {
 }
 
 /**
- * The validation aggregate body of seed 000 §7.2: `Success` when no entry is an error, else `Failure`.
+ * The validation aggregate body (a commit's, a validatedesign's): `Success` when no entry is an error, else `Failure`.
  * `statusCode` defaults to 200 on success and 400 on failure; `message` to `Validations succeeded|failed`.
  */
 export function validationStatusBody (messageList: ValidationMessage[], options: {

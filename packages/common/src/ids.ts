@@ -23,7 +23,7 @@ export function newUuid (): string {
   return randomUUID()
 }
 
-/** True when `value` parses as a UUID, with or without hyphens (spec/orchestrator.md §1.3). */
+/** True when `value` parses as a UUID, with or without hyphens (as Shipyard accepts a context marker). */
 export function isUuid (value: string): boolean {
   return UUID_PATTERN.test(value)
 }

@@ -1,5 +1,5 @@
-// Wire shapes and query atoms both services share: the error bodies of seed 000 §7.1/§7.2, version names, the
-// seed's boolean spellings and verbosity, each with the wording its bad values are answered with.
+// Wire shapes and query atoms both services share: the error and validation bodies, version names, the
+// interface's boolean spellings and verbosity, each with the wording its bad values are answered with.
 import { Type, type TSchema, type TUnsafe } from 'typebox'
 import type { Decode, Wording } from './fastify/input.ts'
 
@@ -16,7 +16,7 @@ export function oneOfPattern (words: readonly string[], anyCase = false): string
 /** One entry of an error body's lists; entries may carry more fields (`documents`, `parameter`, ...). */
 export const ErrorEntrySchema = Type.Object({ message: Type.String(), error: Type.Boolean() })
 
-/** The error body of seed 000 §7.1, with the upstream `messageList` and `retry` (spec/orchestrator.md §1.5). */
+/** The interface's error body, with the upstream `messageList` and `retry` its clients read. */
 export const ErrorBodySchema = Type.Object({
   apiVersion: Type.String({ description: 'Interface version, e.g. v1.0 (N/A outside a versioned path)' }),
   status: Type.Literal('Failure'),
@@ -34,14 +34,14 @@ export const ErrorBodySchema = Type.Object({
   retry: Type.Boolean()
 }, { description: 'Error body (seed 000 §7.1)' })
 
-/** One validating component's message (seed 000 §2.8, spec/orchestrator.md §2.7). */
+/** One validating component's message (one entry per failing component at least, named after it). */
 export const ValidationMessageSchema = Type.Object({
   name: Type.Union([Type.String(), Type.Null()]),
   error: Type.Boolean(),
   message: Type.String()
 })
 
-/** The validation aggregate of seed 000 §7.2: Success or Failure with one message per finding. */
+/** The validation aggregate (a commit's, a validatedesign's): Success or Failure with one message per finding. */
 export const ValidationStatusBodySchema = Type.Object({
   kind: Type.Literal('Status'),
   apiVersion: Type.String(),
@@ -62,7 +62,7 @@ const TRUE_SPELLINGS = ['true', 't', 'yes', 'y', '1', 'on']
 const FALSE_SPELLINGS = ['false', 'f', 'no', 'n', '0', 'off']
 
 /**
- * A boolean query parameter of the orchestrator (spec/orchestrator.md §1.7): true|t|yes|y|1|on and
+ * A boolean query parameter of the orchestrator, as Shipyard parses it: true|t|yes|y|1|on and
  * false|f|no|n|0|off in any case, absent is false; anything else is 400 `Invalid <name> parameter`.
  */
 export function SeedBooleanSchema (name: string, description: string) {
@@ -76,18 +76,18 @@ export function SeedBooleanSchema (name: string, description: string) {
   })
 }
 
-/** `verbosity` (seed 000 §2.1, spec/orchestrator.md §1.6): 0 (none) to 5 (most), default 1. */
+/** `verbosity`, which every resource accepts: 0 (none) to 5 (most), default 1. */
 export const VerbositySchema = decoded<number>({
   pattern: '^[0-5]$',
   default: '1',
   description: 'Optional data in the answer: 0 (none) to 5 (most)'
 }, 'integer', { message: 'Invalid verbosity parameter', reason: 'If specified, verbosity parameter should be a value from 0 to 5' })
 
-/** The document versions of seed 000 §2.2. */
+/** The document versions a caller names: the buffer, the committed one and those of the last site actions. */
 export const VERSION_NAMES = ['buffer', 'committed', 'last_site_action', 'successful_site_action'] as const
 export type VersionName = (typeof VERSION_NAMES)[number]
 
-/** One version name in any letter case (seed 000 §4.3); `Invalid version query parameter specified` otherwise. */
+/** One version name in any letter case; `Invalid version query parameter specified` otherwise. */
 export const VersionNameSchema = decoded<VersionName>({
   pattern: oneOfPattern(VERSION_NAMES, true),
   default: 'buffer',

@@ -1,6 +1,6 @@
 // What an authenticated caller is, and the interface every token provider implements.
 
-/** The caller behind a valid token (spec/orchestrator.md §1.4: user name, ids, project, roles). */
+/** The caller behind a valid token: what Keystone's token validation says of it (user name, ids, project, roles). */
 export interface Identity {
   userName: string
   userId: string

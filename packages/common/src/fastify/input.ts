@@ -146,7 +146,7 @@ const bodySchemaOf = (request: FastifyRequest): unknown => (request.routeOptions
 /**
  * The one body reader of routes that take JSON: `application/json` through secure-json-parse, which refuses
  * `__proto__` and `constructor.prototype` keys as Fastify's own parser does; an empty body, or a body of any other
- * content type, is no body (spec/orchestrator.md §1.3), answered by the body schema's `x-missing` (or
+ * content type, is no body (as Shipyard reads a POST /actions body), answered by the body schema's `x-missing` (or
  * `x-unsupported`) wording, and an undecodable one by its `x-undecodable` wording. A body nested deeper than
  * `maxDepth` (default: the service app's `jsonMaxDepth`, else JSON_MAX_DEPTH) is refused with 400 before it is
  * parsed. Call it inside a route plugin: the parsers are that plugin's only.
@@ -180,7 +180,7 @@ export function readJsonBodies (app: FastifyInstance, options: { maxDepth?: numb
 
 /**
  * Hooks of the service app around validation: a repeated query parameter that is not a list keeps its last value
- * (spec/bootstrap.md §6.1, as Falcon reads them); a route whose body schema words an absent body answers that
+ * (as Falcon reads them for Promenade); a route whose body schema words an absent body answers that
  * before validation; after validation, query strings with `x-decode` become the typed values routes read.
  */
 export function installInputHooks (app: FastifyInstance): void {

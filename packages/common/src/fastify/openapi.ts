@@ -12,7 +12,7 @@ const TOKEN_SCHEME = 'X-Auth-Token'
 
 /**
  * Registers the generator before any route (so that it sees them all) and gives every route with a schema the
- * seed 000 §7.1 error body for the 4xx and 5xx statuses it does not list itself (401, 403, 405, 413, a
+ * common error body for the 4xx and 5xx statuses it does not list itself (401, 403, 405, 413, a
  * downstream's 5xx): an answer the document does not describe is a contract test failure.
  */
 export function installOpenApi (app: FastifyInstance, info: OpenApiInfo): void {

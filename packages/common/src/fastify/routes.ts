@@ -30,7 +30,7 @@ export async function healthRoutes (app: FastifyInstance, options: CommonRouteOp
 
 const VERSIONS = { 'v1.0': { path: '/api/v1.0', status: 'stable' } }
 
-/** `GET /versions` → the API versions the service serves (spec/orchestrator.md §1.1, spec/bootstrap.md §9). */
+/** `GET /versions` → the API versions the service serves (unauthenticated, outside /api, as upstream serves it). */
 export async function versionsRoutes (app: FastifyInstance, options: CommonRouteOptions = {}): Promise<void> {
   const schema = withQuery({ response: { 200: VersionsSchema } }, options)
   app.get('/versions', { config: { public: true }, schema }, async () => VERSIONS)

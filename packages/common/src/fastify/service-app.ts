@@ -21,7 +21,7 @@ import { InputError, JSON_MAX_DEPTH, installInputHooks, wordedValidationError, t
 /** Per-request facts every handler and downstream call needs (`request.ctx`). */
 export interface RequestContext {
   requestId: string
-  /** The caller's `X-Context-Marker` when it is a UUID, else the request id (spec/orchestrator.md §1.3). */
+  /** The caller's `X-Context-Marker` when it is a UUID, else the request id. */
   contextMarker: string
   authenticated: boolean
   /** User name from the token; forwarded as `X-End-User`. */
@@ -47,13 +47,13 @@ declare module 'fastify' {
     jsonMaxDepth: number
   }
   interface FastifyContextConfig {
-    /** Policy rule guarding the route (spec/orchestrator.md §1.4, spec/bootstrap.md §2). */
+    /** Policy rule guarding the route (oslo.policy rule names, as upstream names them). */
     policy?: string
     /** No authentication (health, versions). */
     public?: boolean
     /**
      * Bad input answered as a validation Status body with this message and one validation message, not as an
-     * error body (the bootstrap service's validatedesign, spec/bootstrap.md §7.4).
+     * error body (the bootstrap service's validatedesign, as Promenade answers it).
      */
     invalidInput?: { validationMessage: string }
   }
@@ -76,11 +76,11 @@ export interface ServiceAppOptions {
   /** More response headers carrying the request id beside `x-service-req` (the bootstrap service: `x-deckhand-req`). */
   requestIdHeaders?: string[]
   /**
-   * Which `X-Context-Marker` values are taken: `uuid` (the orchestrator, spec/orchestrator.md §1.3; anything else is
-   * replaced by the request id) or `any` non-empty value (the bootstrap service, spec/bootstrap.md §3).
+   * Which `X-Context-Marker` values are taken: `uuid` (the orchestrator, as Shipyard takes them; anything else is
+   * replaced by the request id) or `any` non-empty value (the bootstrap service, as Promenade takes them).
    */
   contextMarkers?: 'uuid' | 'any'
-  /** Echo the caller's `X-End-User` on every response, errors included (spec/bootstrap.md §3). */
+  /** Echo the caller's `X-End-User` on every response, errors included (as Promenade's middleware does). */
   echoEndUser?: boolean
   /** Counts every request by route and status, and serves the registry at `GET /metrics` (no token). */
   metrics?: Metrics | undefined
@@ -161,9 +161,9 @@ function credentialsOf (identity: Identity | undefined): Credentials {
     user_domain_id: identity?.userDomainId ?? null,
     project_id: identity?.projectId ?? null,
     project_domain_id: identity?.projectDomainId ?? null,
-    // every authenticated caller also has the role `anyone`, as Shipyard's context gives it (spec/orchestrator.md §1.4)
+    // every authenticated caller also has the role `anyone`, as Shipyard's context gives it
     roles: identity === undefined ? [] : ['anyone', ...identity.roles.filter((role) => role !== 'anyone')],
-    // oslo.policy's credential from the token (spec/orchestrator.md §1.4); no token is in no project
+    // oslo.policy's credential from the token (is_admin_project as Keystone says); no token is in no project
     is_admin_project: identity === undefined ? false : identity.isAdminProject ?? true
   }
 }
@@ -195,7 +195,7 @@ export function createServiceApp (options: ServiceAppOptions) {
           ? new ApiError(408, 'Request Timeout', 'The request was not received in time')
           : new BadRequestError('Bad Request', 'The request could not be parsed as HTTP', { errorType: 'InvalidFormatError' })
       const body = `${JSON.stringify(errorBody(failure))}\n`
-      // no request was made of it, but every answer carries a request id (seed 000 preamble)
+      // no request was made of it, but every answer carries a request id (the interface's x-service-req)
       const ids = idHeaders.map((name) => `${name}: ${newUuid()}\r\n`).join('')
       socket.end(`HTTP/1.1 ${statusLine(failure.statusCode)}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${ids}connection: close\r\n\r\n${body}`)
     },
@@ -283,7 +283,8 @@ export function createServiceApp (options: ServiceAppOptions) {
             { project_id: ctx.projectId, user_id: ctx.userId, ...target }
           ) ?? ctx.authenticated
         } catch (error) {
-          // a rule that cannot be evaluated is the service's fault: 500, as spec/bootstrap.md §2 chooses over upstream's 417
+          // a rule that cannot be evaluated is the service's fault: 500, not the 417 Expectation Failed upstream
+          // answers
           if (error instanceof PolicyError) throw new InternalError('Policy check failed', error.message, { retry: false })
           throw error
         }
@@ -305,7 +306,7 @@ export function createServiceApp (options: ServiceAppOptions) {
     }
     // every non-public route needs a valid token whatever its rule says (DESIGN.md), so that a permissive rule
     // (`@`, `not role:x`) in a policy file cannot open it to anonymous callers; then the route's rule runs, before
-    // any input is parsed (spec/bootstrap.md §1): no token → 401, not 400
+    // any input is parsed, as upstream does: no token → 401, not 400
     if (!ctx.authenticated) throw new UnauthenticatedError({ headers: { 'www-authenticate': options.authenticator.wwwAuthenticate } })
     if (config.policy !== undefined) ctx.authorize(config.policy)
   })

@@ -30,7 +30,7 @@ export function concretePath (url: string, value = '01ARZ3NDEKTSV4RRFFQ69G5FAV')
   return url.split('/').map((segment) => segment.startsWith(':') ? value : segment).join('/')
 }
 
-/** True when `body` is the error body every Slipway service answers with (seed 000 §7.1). */
+/** True when `body` is the error body every Slipway service answers with. */
 export function isErrorBody (body: unknown): boolean {
   const b = body as { status?: unknown, code?: unknown, message?: unknown, details?: { errorCount?: unknown } } | null
   return b !== null && typeof b === 'object' && b.status === 'Failure' && typeof b.code === 'string' &&
