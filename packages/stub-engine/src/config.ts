@@ -1,4 +1,5 @@
-// stub-engine's environment variables (STYLE.md §6): listener, auth, simulated time, the site that does the site work.
+// stub-engine's environment variables, read once through one schema: listener, auth, simulated time, the site that
+// does the site work.
 import { Type, type Static } from 'typebox'
 import { LogLevelSchema, readConfig } from '@slipway/common'
 

@@ -50,7 +50,7 @@ export function createControl (
     ti.retry_at = null
     ti.defer_until = null
     ti.trigger = null
-    // spec/engine.md §4.6: clearing gives the instance its retries again
+    // clearing gives the instance its retries again, as Airflow raises max_tries on a clear
     ti.max_tries = ti.try_number + (retriesOverride(addressOf(run, ti.task_id), stubOf(run)) ?? def?.retries ?? 0)
     ti.updated_at = now
   }
@@ -63,7 +63,10 @@ export function createControl (
     run.updated_at = now
   }
 
-  /** Forces every instance of a run to an end state, as PATCH …/dagRuns/{id} does (spec/engine.md §4.5). */
+  /**
+   * Forces every instance of a run to an end state, as PATCH …/dagRuns/{id} does (running instances fail, pending
+   * ones are skipped).
+   */
   function forceRunState (run: RunRecord, state: 'success' | 'failed'): void {
     const now = isoNow()
     for (const ti of run.tis) {

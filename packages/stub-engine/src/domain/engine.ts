@@ -1,5 +1,5 @@
-// The simulated Airflow (spec/engine.md §8.4, §8.5): createEngine wires the shared state, the executor of tries,
-// the scheduler loop, the control operations and the reads into the one object the routes call.
+// The simulated Airflow (its run and task-instance state machines): createEngine wires the shared state, the executor
+// of tries, the scheduler loop, the control operations and the reads into the one object the routes call.
 import { createControl } from './control.ts'
 import { createEngineState } from './engine-state.ts'
 import { createExecutor } from './executor.ts'

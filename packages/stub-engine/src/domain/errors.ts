@@ -1,4 +1,4 @@
-// Engine errors named by condition; the HTTP layer renders them as Airflow's `detail` bodies (spec/engine.md §6).
+// Engine errors named by condition; the HTTP layer renders them as Airflow's `detail` bodies.
 import type { ValidationError } from '@slipway/airflow-contract'
 
 /** Base: `detail` is a string or, for the unique-constraint case, an object. */
@@ -30,7 +30,10 @@ export class Unprocessable extends Error {
   }
 }
 
-/** The 409 body Airflow gives for a duplicate key (spec/engine.md §6), naming the columns of the violated key. */
+/**
+ * The 409 body Airflow gives for a duplicate key (its database's unique-constraint error), naming the columns of the
+ * violated key.
+ */
 export function uniqueConstraintDetail (
   table: string, requestId: string, columns: string[] = ['dag_id', 'run_id']
 ): Record<string, unknown> {

@@ -58,7 +58,7 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
     executing.delete(ti.id)
     if (runs.get(key(run.dag_id, run.dag_run_id)) !== run || ti.try_number !== tryNumber) return
     if (outcome.kind === 'aborted') {
-      // spec/engine.md §8.5: a cleared running try is `restarting` until its process stops, then runs again as a new try
+      // as in Airflow, a cleared running try is `restarting` until its process stops, then runs again as a new try
       if (ti.state === 'restarting') {
         endTry(ti, null)
         appendLog(ti, tryNumber, 'warning', 'Task instance was cleared while running: stopped, it will run again as a new try')

@@ -64,7 +64,7 @@ export function inRanges (value: Record<string, string | number | null>, ranges:
 const escapeRegExp = (c: string): string => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
- * A `*_pattern` query parameter as Airflow's `_SearchParam` applies it (spec/engine.md §4.1, §4.4: SQL LIKE):
+ * A `*_pattern` query parameter as Airflow's `_SearchParam` applies it (an SQL LIKE):
  * `column ILIKE '%<value>%'`, so a case-insensitive substring match in which `%` and `_` are wildcards and `\`
  * escapes; the value `~` alone stands for `%`.
  */

@@ -24,7 +24,7 @@ export interface RunFilter {
   runIdPattern?: string
   triggeringUserPattern?: string
   dagIds?: string[]
-  /** A batch body's `page_limit`: used as sent, Airflow clamps only the query's `limit` (spec/engine.md §2). */
+  /** A batch body's `page_limit`: used as sent, Airflow clamps only the query's `limit` (to its maximum_page_limit). */
   unclamped?: boolean
 }
 
@@ -45,7 +45,7 @@ export interface TiFilter {
   displayNamePattern?: string
   ranges: Ranges
   mappedOnly?: boolean
-  /** A batch body's `page_limit`: used as sent, Airflow clamps only the query's `limit` (spec/engine.md §2). */
+  /** A batch body's `page_limit`: used as sent, Airflow clamps only the query's `limit` (to its maximum_page_limit). */
   unclamped?: boolean
 }
 
@@ -191,7 +191,7 @@ export function createReads (
   }
 
   function listRuns (dagId: string, f: RunFilter): Page<DAGRunResponse> {
-    // spec/engine.md §4.4
+    // listing the runs of an unknown DAG is a 404 naming it, as Airflow answers; `~` is every DAG
     if (dagId !== '~' && !defs.has(dagId)) throw new NotFound(`The DAG with dag_id: \`${dagId}\` was not found`)
     const like = f.runIdPattern === undefined ? undefined : searchPattern(f.runIdPattern)
     const userLike = f.triggeringUserPattern === undefined ? undefined : searchPattern(f.triggeringUserPattern)

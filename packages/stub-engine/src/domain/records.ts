@@ -13,7 +13,7 @@ export interface LogLine {
   [key: string]: unknown
 }
 
-/** The per-try fields that move to history when a new try starts (spec/engine.md §8.5). */
+/** The per-try fields that move to history when a new try starts (Airflow's TaskInstanceHistory). */
 export interface TryFields {
   try_number: number
   max_tries: number

@@ -1,4 +1,4 @@
-// The scheduler's pure decisions: trigger rules (spec/engine.md §8.5) and a run's outcome from its leaves (§8.4).
+// The scheduler's pure decisions, as Airflow makes them: trigger rules and a run's outcome from its leaves.
 import { FINISHED_TASK_STATES, type TaskInstanceState } from '@slipway/airflow-contract'
 import type { TriggerRule } from './workflows.ts'
 

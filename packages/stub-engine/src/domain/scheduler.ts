@@ -1,5 +1,5 @@
-// The scheduler loop: each tick starts queued runs, moves their task instances through their states
-// (spec/engine.md §8.4, §8.5), launches the queued tries and finishes the runs whose instances all ended.
+// The scheduler loop: each tick starts queued runs, moves their task instances through their states (Airflow's run
+// and task-instance state machines), launches the queued tries and finishes the runs whose instances all ended.
 import { hostname as osHostname } from 'node:os'
 import { FINISHED_RUN_STATES } from '@slipway/airflow-contract'
 import type { EngineState } from './engine-state.ts'
@@ -71,7 +71,7 @@ export function createScheduler (shared: EngineState, executor: Executor, option
         return true
       case 'deferred':
         if (ti.defer_until !== null && Date.parse(ti.defer_until) > now) return false
-        // spec/engine.md §8.5: the trigger fired; the same try is scheduled again
+        // a deferred task's trigger fired: the same try is scheduled again, as Airflow resumes it
         ti.state = 'scheduled'
         ti.scheduled_when = nowIso
         ti.defer_until = null

@@ -1,4 +1,4 @@
-// The six site workflows as data, in the shape Airflow 3 runs them (spec/orchestrator.md §8.1): one DAG each, whose
+// The six site workflows as data, in the shape Airflow 3 runs them (Airship Shipyard's DAGs): one DAG each, whose
 // grouped tasks are named `<group>.<task>` (task groups; there are no sub-DAGs in Airflow 3). A task that depends on a
 // group depends on the group's last tasks; a group that depends on a task starts every one of its first tasks after it.
 
@@ -34,7 +34,7 @@ export interface DagDef {
 /** A workflow as each builder below defines it; every DAG gets the same tags. */
 type Workflow = Omit<DagDef, 'tags'>
 
-/** DAGs that may not run side by side (the `dag_concurrency_check` step, spec/engine.md §8.3). */
+/** DAGs that may not run side by side (the `dag_concurrency_check` step fails while another of them runs). */
 export const SITE_ACTION_DAGS: ReadonlySet<string> = new Set([
   'deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes'
 ])

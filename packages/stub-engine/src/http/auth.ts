@@ -1,5 +1,5 @@
 // Who may call the API: the auth settings of the simple auth manager and the hook that checks each request's
-// bearer token against its route's access level (spec/engine.md §1).
+// bearer token against its route's access level, as Airflow 3's simple auth manager does.
 import type { FastifyInstance } from 'fastify'
 import { Forbidden, Unauthenticated } from '../domain/errors.ts'
 import { checkJwt, type AccessClaims } from '../domain/tokens.ts'

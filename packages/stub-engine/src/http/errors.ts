@@ -1,4 +1,4 @@
-// Every error as Airflow's API server answers it (spec/engine.md §6): `{"detail": …}` with the status of its
+// Every error as Airflow's API server answers it: `{"detail": …}` with the status of its
 // condition, pydantic's 422 list for bodies that fail validation, a plain 500 for anything unexpected.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import {

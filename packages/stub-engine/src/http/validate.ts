@@ -1,5 +1,5 @@
 // Request checking as FastAPI/pydantic does it for Airflow: strict bodies, zone-aware datetimes, typed query and
-// path parameters; every failure becomes a 422 list of {loc, msg, type, input} (spec/engine.md §2, §6).
+// path parameters; every failure becomes a 422 list of {loc, msg, type, input}.
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { Unprocessable } from '../domain/errors.ts'
@@ -36,7 +36,7 @@ const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt _](\d{2}):(\d{2})(?::(\d{2})(?:
  * A datetime as pydantic reads one (speedate): `YYYY-MM-DD`, then `T`, `t`, `_` or a space and `HH:MM[:SS[.f]]`
  * (`,` may separate the fraction, digits past the sixth are dropped), then `Z`, `z` or `±HH[:]MM`. Gives the
  * instant as UTC ISO 8601, `'naive'` for a valid datetime without a zone (a bare date reads as midnight, naive),
- * or null for anything else (spec/engine.md §2: request datetimes must carry a zone).
+ * or null for anything else (Airflow requires a zone on every request datetime).
  */
 export function readDateTime (text: string): string | 'naive' | null {
   const m = DATETIME.exec(text)

@@ -1,4 +1,4 @@
-// /auth/token: the simple auth manager's token endpoints (airflow-simple-auth-manager.yaml, spec/engine.md §1).
+// /auth/token: the simple auth manager's token endpoints (airflow-simple-auth-manager.yaml).
 import type { FastifyPluginAsync } from 'fastify'
 import { BadRequest, Forbidden, Unauthenticated, Unprocessable, UnprocessableText, UnsupportedMediaType } from '../domain/errors.ts'
 import { signJwt } from '../domain/tokens.ts'

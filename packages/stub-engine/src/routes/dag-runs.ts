@@ -1,4 +1,4 @@
-// /api/v2/dags/{dag_id}/dagRuns: trigger, read, list (incl. the `~` batch list), patch, delete, clear (§4.2–§4.6).
+// /api/v2/dags/{dag_id}/dagRuns: trigger, read, list (incl. the `~` batch list), patch, delete, clear.
 import type { FastifyPluginAsync } from 'fastify'
 import type { Engine } from '../domain/engine.ts'
 import { BadRequest, Unprocessable } from '../domain/errors.ts'
@@ -14,7 +14,7 @@ type RunParams = { dag_id: string, dag_run_id: string }
 
 const RANGE_FIELDS = ['run_after', 'logical_date', 'start_date', 'end_date']
 
-/** The batch endpoints pin `{dag_id}` (and `{dag_run_id}`) to `~` (spec/engine.md §2). */
+/** The batch endpoints pin `{dag_id}` (and `{dag_run_id}`) to `~`, as the contract's `const` does. */
 export function requireTilde (name: string, value: string): void {
   if (value !== '~') {
     throw new Unprocessable([{

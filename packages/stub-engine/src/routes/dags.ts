@@ -1,4 +1,4 @@
-// /api/v2/dags: list, read, pause and unpause (spec/engine.md §4.1, §5).
+// /api/v2/dags: list, read, pause and unpause (pausing is per DAG in Airflow 3).
 import type { FastifyPluginAsync } from 'fastify'
 import type { Engine } from '../domain/engine.ts'
 import { BadRequest } from '../domain/errors.ts'

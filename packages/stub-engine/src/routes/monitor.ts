@@ -1,4 +1,4 @@
-// GET /api/v2/monitor/health and /api/v2/version: open, no token (spec/engine.md §8.1).
+// GET /api/v2/monitor/health and /api/v2/version: open, no token, as in Airflow.
 import type { FastifyPluginAsync } from 'fastify'
 import type { Engine } from '../domain/engine.ts'
 import type { HealthInfoResponse, VersionInfo } from '@slipway/airflow-contract'

@@ -1,5 +1,5 @@
 // Task instances of runs: lists (incl. `~` and the batch list), one instance, mapped copies, tries, logs,
-// marking a state and clearing (spec/engine.md §4.6–§4.11).
+// marking a state and clearing.
 import type { FastifyPluginAsync } from 'fastify'
 import type { Engine, TiFilter } from '../domain/engine.ts'
 import { Unprocessable } from '../domain/errors.ts'
@@ -23,8 +23,9 @@ const BASE = '/api/v2/dags/:dag_id/dagRuns/:dag_run_id/taskInstances'
 const DATE_FIELDS = ['run_after', 'logical_date', 'start_date', 'end_date', 'updated_at']
 const MARKABLE = ['success', 'failed', 'skipped']
 /**
- * Contract paths one segment below `{task_id}` that the stub does not serve (spec/engine.md §8.1: they may answer
- * 404 Not Found). Without their own routes the `{task_id}/{map_index}` routes would take them and answer a 422.
+ * Contract paths one segment below `{task_id}` that the stub does not serve (they answer 404 Not Found, as a route
+ * Airflow does not have). Without their own routes the `{task_id}/{map_index}` routes would take them and answer a
+ * 422.
  */
 const UNSERVED: Array<['GET' | 'PATCH', string]> = [['GET', 'links'], ['GET', 'xcomEntries'], ['GET', 'dependencies'], ['PATCH', 'dry_run']]
 
