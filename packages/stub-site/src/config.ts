@@ -1,4 +1,4 @@
-// stub-site's environment variables (STYLE.md §6).
+// stub-site's environment variables, read once through one schema.
 import { LogLevelSchema, readConfig } from '@slipway/common'
 import { Type, type Static } from 'typebox'
 

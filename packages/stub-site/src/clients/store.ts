@@ -1,11 +1,11 @@
-// The document store (Deckhand v1.0, spec/store.md): the newest committed revision and its documents, which the site
+// The document store (Deckhand's API v1.0): the newest committed revision and its documents, which the site
 // follows; and, for the workflow steps, health, a revision's validations and rendered documents, and revision tags.
 import { DownstreamError, createHttpClient, parseYamlDocuments, staticServiceToken } from '@slipway/common'
 import type { Dispatcher } from 'undici'
 import type { DesignSource } from '../domain/site.ts'
 import type { StepStore } from '../domain/steps-context.ts'
 
-// spec/store.md §1.1: the committed version is the newest revision tagged committed or rollback_commit
+// the committed version is the newest revision tagged committed or rollback_commit (as Shipyard reads the store)
 const COMMIT_TAGS = new Set(['committed', 'rollback_commit'])
 
 interface RevisionList { results?: Array<{ id?: unknown, tags?: unknown }> }
@@ -43,7 +43,7 @@ export function createStoreClient (options: {
     const revision = await committedRevision()
     if (revision === undefined) return undefined
     const response = await http.expectOk('GET', `/revisions/${revision}/documents`, { query: { schema } })
-    // spec/store.md §2: a YAML 1.1 stream, one document per entry; an empty body is an empty list
+    // Deckhand answers a YAML 1.1 stream, one document per entry; an empty body is an empty list
     try {
       return parseYamlDocuments(response.text)
     } catch (error) {

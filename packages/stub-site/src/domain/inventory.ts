@@ -22,7 +22,8 @@ function macFor (hostname: string): string {
   return ['52', '54', '00', ...[0, 1, 2].map((i) => (hash[i] ?? 0).toString(16).padStart(2, '0'))].join(':')
 }
 
-// Kubernetes adds these to every node it registers; the bootstrap service must never remove them (spec/bootstrap.md §8.2)
+// Kubernetes adds these to every node it registers; the bootstrap service must never remove them (their keys
+// contain kubernetes.io)
 function systemLabels (hostname: string): Record<string, string> {
   return {
     'kubernetes.io/hostname': hostname,

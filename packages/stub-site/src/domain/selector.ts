@@ -160,8 +160,7 @@ function unescapeValue (selector: string, value: string): string {
     if (char === '\\') {
       const escaped = value[i + 1]
       if (escaped !== '\\' && escaped !== ',' && escaped !== '=') {
-        throw new BadListOptionsError(
-          `invalid field selector: '${selector}': invalid escape sequence in ${JSON.stringify(value)}`)
+        throw new BadListOptionsError(`invalid field selector: '${selector}': invalid escape sequence in ${JSON.stringify(value)}`)
       }
       result += escaped
       i += 1

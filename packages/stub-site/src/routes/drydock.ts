@@ -1,4 +1,4 @@
-// Drydock's node inventory: GET /api/v1.0/nodes (spec/orchestrator.md §5).
+// Drydock's node inventory: GET /api/v1.0/nodes, which the orchestrator reads for the site statuses.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { DrydockNodeSchema } from '../schemas/nodes.ts'

@@ -1,4 +1,4 @@
-// Kubernetes core/v1 nodes: list (selectors, pages), get and label patches, with Kubernetes' Status error objects (spec/bootstrap.md §8.3).
+// Kubernetes core/v1 nodes: list (selectors, pages), get and label patches, with Kubernetes' Status error objects.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { MethodNotAllowedError, NotFoundError, UnsupportedMediaTypeError, toApiError, type ApiError } from '@slipway/common'
 import type { FastifyReply } from 'fastify'

@@ -1,7 +1,7 @@
 // Wire shapes of stub-site: the Drydock node summary, the control bodies, the nodes file and Kubernetes Node objects.
 import { Type, type Static } from 'typebox'
 
-// spec/orchestrator.md §5: MAAS machine statuses, passed through by Drydock unchanged
+// MAAS machine statuses, passed through by Drydock unchanged
 export const STATUS_NAMES = [
   'New', 'Commissioning', 'Failed commissioning', 'Testing', 'Failed testing', 'Ready', 'Allocated',
   'Deploying', 'Deployed', 'Failed deployment', 'Releasing', 'Releasing failed', 'Disk erasing',
@@ -10,14 +10,14 @@ export const STATUS_NAMES = [
 ] as const
 export type StatusName = typeof STATUS_NAMES[number]
 
-// spec/orchestrator.md §5: lower case, as MAAS reports them
+// lower case, as MAAS reports them
 export const POWER_STATES = ['on', 'off', 'unknown', 'error'] as const
 export type PowerState = typeof POWER_STATES[number]
 
 export const StatusNameSchema = Type.Enum(STATUS_NAMES)
 export const PowerStateSchema = Type.Enum(POWER_STATES)
 
-/** One machine as `GET /api/v1.0/nodes` lists it (spec/orchestrator.md §5). */
+/** One machine as Drydock's `GET /api/v1.0/nodes` lists it. */
 export const DrydockNodeSchema = Type.Object({
   hostname: Type.String(),
   memory: Type.Integer(),
