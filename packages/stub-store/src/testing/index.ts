@@ -6,8 +6,7 @@ export function testStoreEnv (): Record<string, string> {
   const wanted = process.env.SLIPWAY_TEST_STORE_MODE ?? 'documented'
   const mode = STORE_MODES.find((m) => m.name === wanted)
   if (mode === undefined) {
-    throw new Error(
-      `SLIPWAY_TEST_STORE_MODE: must be one of ${STORE_MODES.map((m) => m.name).join(', ')} (got "${wanted}")`)
+    throw new Error(`SLIPWAY_TEST_STORE_MODE: must be one of ${STORE_MODES.map((m) => m.name).join(', ')} (got "${wanted}")`)
   }
   return { ...mode.env }
 }
