@@ -16,7 +16,9 @@ export interface Difference {
   values: { stub: unknown, real: unknown }
 }
 
-const VOLATILE_KEYS = new Set(['uid', 'creationTimestamp', 'resourceVersion', 'lastHeartbeatTime', 'lastTransitionTime', 'continue', 'machineID'])
+const VOLATILE_KEYS = new Set([
+  'uid', 'creationTimestamp', 'resourceVersion', 'lastHeartbeatTime', 'lastTransitionTime', 'continue', 'machineID'
+])
 
 /** A copy with each volatile value replaced by a placeholder naming its kind (so present and absent still differ). */
 export function normalize (value: unknown, key?: string): unknown {
@@ -54,7 +56,9 @@ function walk (call: string, path: string, stub: unknown, real: unknown, out: Di
 export function compareAnswers (call: string, stub: Answer, real: Answer): Difference[] {
   const out: Difference[] = []
   if (stub.status !== real.status) {
-    out.push({ call, path: 'status', stub: String(stub.status), real: String(real.status), values: { stub: stub.status, real: real.status } })
+    out.push({
+      call, path: 'status', stub: String(stub.status), real: String(real.status), values: { stub: stub.status, real: real.status }
+    })
   }
   const body = (a: Answer): unknown => a.json === undefined ? a.text : normalize(a.json)
   walk(call, '', body(stub), body(real), out)

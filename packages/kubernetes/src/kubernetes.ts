@@ -169,7 +169,11 @@ export async function startKubernetes (options: KubernetesOptions = {}): Promise
           apiVersion: 'v1',
           kind: 'Node',
           metadata: { name: node.name, labels: node.labels ?? {} },
-          status: node.status ?? { addresses: node.internalIp === undefined ? [] : [{ type: 'InternalIP', address: node.internalIp }, { type: 'Hostname', address: node.name }] }
+          status: node.status ?? {
+            addresses: node.internalIp === undefined
+              ? []
+              : [{ type: 'InternalIP', address: node.internalIp }, { type: 'Hostname', address: node.name }]
+          }
         }
         const token = identities.admin.token
         const answer = await adminApi.call('POST', '/api/v1/nodes', { token, body })
@@ -182,7 +186,9 @@ export async function startKubernetes (options: KubernetesOptions = {}): Promise
       },
       async deleteNode (name) {
         const answer = await adminApi.call('DELETE', `/api/v1/nodes/${name}`, { token: identities.admin.token })
-        if (answer.status !== 200 && answer.status !== 404) throw new Error(`deleting node ${name} answered ${answer.status}: ${answer.text}`)
+        if (answer.status !== 200 && answer.status !== 404) {
+          throw new Error(`deleting node ${name} answered ${answer.status}: ${answer.text}`)
+        }
       },
       close
     }

@@ -59,7 +59,9 @@ export async function stopProcess (started: Started, graceMs = 10_000): Promise<
 /** The first printed line that matches `pattern`, or the reason there is none (exit, deadline). */
 export async function waitForLine (started: Started, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
   return await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { reject(new Error(`${started.name} did not start within ${timeoutMs} ms: ${started.tail().slice(-5).join(' | ')}`)) }, timeoutMs)
+    const timer = setTimeout(() => {
+      reject(new Error(`${started.name} did not start within ${timeoutMs} ms: ${started.tail().slice(-5).join(' | ')}`))
+    }, timeoutMs)
     started.onLine((line) => {
       const match = pattern.exec(line)
       if (match !== null) { clearTimeout(timer); resolve(match) }

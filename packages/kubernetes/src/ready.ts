@@ -44,7 +44,11 @@ export async function grantBootstrap (api: KubeApi, adminToken: string, user: st
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: BOOTSTRAP_ROLE },
     subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }]
   }
-  for (const [path, body] of [['/apis/rbac.authorization.k8s.io/v1/clusterroles', role], ['/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', binding]] as const) {
+  const grants = [
+    ['/apis/rbac.authorization.k8s.io/v1/clusterroles', role],
+    ['/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', binding]
+  ] as const
+  for (const [path, body] of grants) {
     const answer = await api.call('POST', path, { token: adminToken, body })
     if (answer.status !== 201) throw new Error(`POST ${path} answered ${answer.status}: ${answer.text}`)
   }
