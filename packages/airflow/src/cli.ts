@@ -13,12 +13,15 @@ const airflow = await startAirflow({
   port: Number(process.env.AIRFLOW_PORT ?? 0),
   databaseUrl: process.env.AIRFLOW_DATABASE_URL,
   taskEnv,
-  output: (name, line) => { if (process.env.AIRFLOW_VERBOSE === 'true' || name === 'install') process.stdout.write(`${name.padEnd(13)} | ${line}\n`) }
+  output: (name, line) => {
+    if (process.env.AIRFLOW_VERBOSE === 'true' || name === 'install') process.stdout.write(`${name.padEnd(13)} | ${line}\n`)
+  }
 })
 const memory = airflow.memory()
+const processes = memory.map((m) => `${m.process} ${m.rssMiB.toFixed(0)} MiB (${m.processes} processes)`).join(', ')
 process.stdout.write([
   `Airflow ${airflow.version} at ${airflow.url} (user ${airflow.username}, password ${airflow.password}), home ${home}`,
-  `migrated in ${airflow.migrateMs} ms, ready in ${airflow.startMs} ms; RSS ${memory.map((m) => `${m.process} ${m.rssMiB.toFixed(0)} MiB (${m.processes} processes)`).join(', ')}`,
+  `migrated in ${airflow.migrateMs} ms, ready in ${airflow.startMs} ms; RSS ${processes}`,
   'Ctrl-C stops it.'
 ].join('\n') + '\n')
 let stopping = false

@@ -39,7 +39,9 @@ export function openApiChecker (documents: Array<{ id: string, doc: OpenApiDocum
   }
   function validate (what: string, id: string, schema: unknown, value: unknown): void {
     const check = ajv.compile(rebase(schema, id) as object)
-    if (!check(value)) throw new Error(`${what} does not match the contract: ${ajv.errorsText(check.errors)}\n${JSON.stringify(value)?.slice(0, 800) ?? ''}`)
+    if (!check(value)) {
+      throw new Error(`${what} does not match the contract: ${ajv.errorsText(check.errors)}\n${JSON.stringify(value)?.slice(0, 800) ?? ''}`)
+    }
   }
   return {
     seen,
@@ -63,7 +65,9 @@ export function openApiChecker (documents: Array<{ id: string, doc: OpenApiDocum
         return
       }
       const media = content[type]
-      if (media === undefined) throw new Error(`${method} ${template} answered ${status} as ${type}, the contract says ${Object.keys(content).join(', ')}`)
+      if (media === undefined) {
+        throw new Error(`${method} ${template} answered ${status} as ${type}, the contract says ${Object.keys(content).join(', ')}`)
+      }
       if (media.schema === undefined) return
       validate(`response ${status} of ${method} ${template}`, id, media.schema, type.endsWith('json') ? answer.body : answer.text)
     }
