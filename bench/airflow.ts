@@ -28,7 +28,9 @@ async function deploy (stack: Stack): Promise<{ lifecycle: string, ms: number }>
   const { id } = await created.json() as { id: string }
   for (;;) {
     const action = await (await fetch(`${api}/actions/${id}`, { headers })).json() as { action_lifecycle: string }
-    if (['Complete', 'Failed'].includes(action.action_lifecycle)) return { lifecycle: action.action_lifecycle, ms: performance.now() - started }
+    if (['Complete', 'Failed'].includes(action.action_lifecycle)) {
+      return { lifecycle: action.action_lifecycle, ms: performance.now() - started }
+    }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
 }
@@ -46,13 +48,15 @@ async function run (engine: 'stub' | 'airflow'): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 5000))
         const memory = stack.airflow.memory()
         const total = memory.reduce((sum, m) => sum + m.rssMiB, 0)
-        console.log(`airflow ${version} idle RSS: ${memory.map((m) => `${m.process} ${m.rssMiB.toFixed(0)} MiB (${m.processes} processes)`).join(', ')}; ` +
+        const processes = memory.map((m) => `${m.process} ${m.rssMiB.toFixed(0)} MiB (${m.processes} processes)`).join(', ')
+        console.log(`airflow ${version} idle RSS: ${processes}; ` +
           `total ${total.toFixed(0)} MiB`)
       } else {
         console.log(`stub-engine stack up in ${startMs.toFixed(0)} ms`)
       }
       const result = await deploy(stack)
-      console.log(`${engine === 'airflow' ? `airflow ${version}` : 'stub-engine (defaults)'}: deploy_site ${result.lifecycle} after ${(result.ms / 1000).toFixed(1)} s`)
+      const which = engine === 'airflow' ? `airflow ${version}` : 'stub-engine (defaults)'
+      console.log(`${which}: deploy_site ${result.lifecycle} after ${(result.ms / 1000).toFixed(1)} s`)
     } finally {
       await stack.close()
     }

@@ -31,7 +31,8 @@ async function serve (routes: Map<string, Buffer | string>): Promise<{ url: stri
     const path = (req.url ?? '/').split('?')[0] ?? '/'
     if (path === '/api/v1/nodes') {
       res.setHeader('content-type', 'application/json')
-      res.end(JSON.stringify({ items: [{ metadata: { name: 'n0' }, status: { addresses: [{ type: 'InternalIP', address: '192.168.77.10' }] } }] }))
+      const nodes = { items: [{ metadata: { name: 'n0' }, status: { addresses: [{ type: 'InternalIP', address: '192.168.77.10' }] } }] }
+      res.end(JSON.stringify(nodes))
       return
     }
     const body = routes.get(path)
@@ -183,7 +184,8 @@ async function layeredSite (size = 20_000): Promise<void> {
 
 /** The example site with HostSystem `files` added. */
 function exampleWithFiles (files: unknown[]): string {
-  const text = readFileSync(join(ROOT, 'examples/site/global.yaml'), 'utf8') + '\n---\n' + readFileSync(join(ROOT, 'examples/site/site.yaml'), 'utf8')
+  const text = readFileSync(join(ROOT, 'examples/site/global.yaml'), 'utf8') + '\n---\n' +
+    readFileSync(join(ROOT, 'examples/site/site.yaml'), 'utf8')
   return parseAllDocuments(text).flatMap((doc) => {
     const value = doc.toJS() as { schema: string, data: { files?: unknown[] } } | null
     if (value === null) return []
@@ -258,8 +260,10 @@ async function cacheBytes (count = 24): Promise<void> {
   for (let i = 0; i < count; i++) routes.set(`/blob-${i}`, randomBytes(24 * 1024 * 1024))
   const host = new URL(files.url).host
   // the fetcher of the checkout measured, with the service's defaults (a fetcher without a byte bound ignores it)
-  const { createFileSources } = await import(join(ROOT, 'packages/bootstrap/src/clients/file-sources.ts')) as typeof import('../packages/bootstrap/src/clients/file-sources.ts')
-  const { createDesignHosts } = await import(join(ROOT, 'packages/bootstrap/src/domain/design-hosts.ts')) as typeof import('../packages/bootstrap/src/domain/design-hosts.ts')
+  const { createFileSources } = await import(join(ROOT, 'packages/bootstrap/src/clients/file-sources.ts')) as
+    typeof import('../packages/bootstrap/src/clients/file-sources.ts')
+  const { createDesignHosts } = await import(join(ROOT, 'packages/bootstrap/src/domain/design-hosts.ts')) as
+    typeof import('../packages/bootstrap/src/domain/design-hosts.ts')
   const fetchFiles = createFileSources({
     timeoutMs: 60_000,
     attempts: 1,

@@ -47,8 +47,12 @@ const tarStreamGz = async (tarStream: { pack: () => any }, entries: TarEntry[], 
 /** 27 entries of the sizes the example site's payload has: configuration files, certificates, wrapper scripts. */
 function examplePayload (): TarEntry[] {
   const entries: TarEntry[] = []
-  for (let i = 0; i < 23; i++) entries.push({ path: `etc/kubernetes/file-${i}.conf`, mode: 0o644, content: `line ${i}\n`.repeat(40 + i * 5) })
-  for (let i = 0; i < 4; i++) entries.push({ path: `usr/local/bin/tool-${i}`, mode: 0o755, content: '#!/usr/bin/env bash\necho tool\n'.repeat(12) })
+  for (let i = 0; i < 23; i++) {
+    entries.push({ path: `etc/kubernetes/file-${i}.conf`, mode: 0o644, content: `line ${i}\n`.repeat(40 + i * 5) })
+  }
+  for (let i = 0; i < 4; i++) {
+    entries.push({ path: `usr/local/bin/tool-${i}`, mode: 0o755, content: '#!/usr/bin/env bash\necho tool\n'.repeat(12) })
+  }
   return entries
 }
 
@@ -73,7 +77,10 @@ async function median (run: () => Promise<unknown>, rounds: number): Promise<num
 }
 
 const tarStream = await loadTarStream()
-const cases: Array<[string, TarEntry[], number]> = [['example payload (27 files)', examplePayload(), ROUNDS * 20], ['with one 48 MiB file', largePayload(48), Math.max(3, Math.floor(ROUNDS / 3))]]
+const cases: Array<[string, TarEntry[], number]> = [
+  ['example payload (27 files)', examplePayload(), ROUNDS * 20],
+  ['with one 48 MiB file', largePayload(48), Math.max(3, Math.floor(ROUNDS / 3))]
+]
 for (const [name, entries, rounds] of cases) {
   for (const [stage, ourRun, theirRun] of [
     ['tar', async () => tar(entries, NOW), async (t: { pack: () => any }) => await tarStreamTar(t, entries, NOW)],

@@ -19,7 +19,19 @@ export async function startFakeAirflow (count: number, running = 0) {
   const stamp = (i: number): string => new Date(now + i * 1000).toISOString()
   const run = (id: string) => {
     const i = index.get(id) ?? 0
-    return { dag_run_id: id, dag_id: 'deploy_site', logical_date: stamp(i), run_after: stamp(i), start_date: stamp(i), end_date: i < running ? null : stamp(i), state: i < running ? 'running' : 'success', run_type: 'manual', conf: {}, queued_at: stamp(i), updated_at: stamp(i) }
+    return {
+      dag_run_id: id,
+      dag_id: 'deploy_site',
+      logical_date: stamp(i),
+      run_after: stamp(i),
+      start_date: stamp(i),
+      end_date: i < running ? null : stamp(i),
+      state: i < running ? 'running' : 'success',
+      run_type: 'manual',
+      conf: {},
+      queued_at: stamp(i),
+      updated_at: stamp(i)
+    }
   }
   const makeTasks = (id: string) => STEP_ORDER.deploy_site!.map((task, t) => ({
     task_id: task,
@@ -45,7 +57,10 @@ export async function startFakeAirflow (count: number, running = 0) {
   let calls = 0
   const airflow = Fastify()
   airflow.addHook('onRequest', async (request) => { if (request.url.startsWith('/api/v2')) calls++ })
-  airflow.post('/auth/token', async (_r, reply) => await reply.code(201).send({ access_token: `x.${Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600 })).toString('base64url')}.y` }))
+  airflow.post('/auth/token', async (_r, reply) => {
+    const claims = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600 })).toString('base64url')
+    return await reply.code(201).send({ access_token: `x.${claims}.y` })
+  })
   airflow.get('/api/v2/dags', async () => ({ dags: [{ dag_id: 'deploy_site', is_paused: false }], total_entries: 1 }))
   airflow.get('/api/v2/dags/:dag_id', async () => ({ dag_id: 'deploy_site', is_paused: false }))
   airflow.post('/api/v2/dags/~/dagRuns/list', async (request) => {
@@ -110,8 +125,34 @@ export async function startOrchestrator (airflow: FakeAirflow, watch?: { interva
   }), { authenticator: testAuthenticator() })
   const { repos } = deps
   for (const [i, id] of airflow.ids.entries()) {
-    await repos.actions.insert({ id, name: 'deploy_site', parameters: {}, dag_id: 'deploy_site', dag_execution_date: airflow.stamp(i), user: 'admin', datetime: airflow.stamp(i), context_marker: newUlid(), committed_rev_id: 1, allow_intermediate_commits: false, validation_failed: false, tags_done: true, start_state: 'started', start_reason: null, trigger_at: null })
-    await repos.notes.insert({ note_id: newUlid(), assoc_id: `action/${id}`, subject: id, sub_type: 'action metadata', note_val: 'Configdoc revision 1', verbosity: 1, link_url: null, is_auth_link: false, note_timestamp: airflow.stamp(i) })
+    await repos.actions.insert({
+      id,
+      name: 'deploy_site',
+      parameters: {},
+      dag_id: 'deploy_site',
+      dag_execution_date: airflow.stamp(i),
+      user: 'admin',
+      datetime: airflow.stamp(i),
+      context_marker: newUlid(),
+      committed_rev_id: 1,
+      allow_intermediate_commits: false,
+      validation_failed: false,
+      tags_done: true,
+      start_state: 'started',
+      start_reason: null,
+      trigger_at: null
+    })
+    await repos.notes.insert({
+      note_id: newUlid(),
+      assoc_id: `action/${id}`,
+      subject: id,
+      sub_type: 'action metadata',
+      note_val: 'Configdoc revision 1',
+      verbosity: 1,
+      link_url: null,
+      is_auth_link: false,
+      note_timestamp: airflow.stamp(i)
+    })
   }
   const app = await buildApp({ ...deps, logger: false })
   await app.listen({ host: '127.0.0.1', port: 0 })

@@ -31,7 +31,9 @@ async function round (n: number, yaml: string): Promise<{ stage: number, commit:
   const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/api/v1.0`
   try {
     let started = performance.now()
-    const staged = await request(`${base}/configdocs/site`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/x-yaml' }, body: yaml })
+    const staged = await request(`${base}/configdocs/site`, {
+      method: 'POST', headers: { ...AUTH, 'content-type': 'application/x-yaml' }, body: yaml
+    })
     const stagedText = await staged.body.text()
     const stage = performance.now() - started
     if (staged.statusCode !== 201) throw new Error(`staging ${n} documents answered ${staged.statusCode}: ${stagedText.slice(0, 300)}`)
@@ -41,7 +43,9 @@ async function round (n: number, yaml: string): Promise<{ stage: number, commit:
     const committed = await request(`${base}/commitconfigdocs?force=true`, { method: 'POST', headers: AUTH })
     const committedText = await committed.body.text()
     const commit = performance.now() - started
-    if (committed.statusCode !== 200) throw new Error(`committing ${n} documents answered ${committed.statusCode}: ${committedText.slice(0, 300)}`)
+    if (committed.statusCode !== 200) {
+      throw new Error(`committing ${n} documents answered ${committed.statusCode}: ${committedText.slice(0, 300)}`)
+    }
     return { stage, commit }
   } finally {
     await app.close()

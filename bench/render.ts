@@ -16,23 +16,44 @@ export function syntheticSite (n: number): Site {
   const meta = (name: string, layer: string, extra: Record<string, unknown> = {}) => ({
     schema: 'metadata/Document/v1', name, storagePolicy: 'cleartext', layeringDefinition: { layer }, ...extra
   })
-  docs.push({ schema: 'deckhand/LayeringPolicy/v1', metadata: { schema: 'metadata/Control/v1', name: 'layering-policy' }, data: { layerOrder: ['global', 'region', 'site'] } })
+  docs.push({
+    schema: 'deckhand/LayeringPolicy/v1',
+    metadata: { schema: 'metadata/Control/v1', name: 'layering-policy' },
+    data: { layerOrder: ['global', 'region', 'site'] }
+  })
   for (let s = 0; s < SECRETS; s++) {
-    docs.push({ schema: 'deckhand/Passphrase/v1', metadata: { ...meta(`secret-${s}`, 'site'), storagePolicy: 'encrypted' }, data: `passphrase-${s}-${'x'.repeat(24)}` })
+    docs.push({
+      schema: 'deckhand/Passphrase/v1',
+      metadata: { ...meta(`secret-${s}`, 'site'), storagePolicy: 'encrypted' },
+      data: `passphrase-${s}-${'x'.repeat(24)}`
+    })
   }
   let abstract = 0
   for (let g = 0; docs.length < n; g++) {
     const group = `g${g}`
-    docs.push({ schema: 'bench/Hosts/v1', metadata: meta(`hosts-${g}`, 'global'), data: { ip: `10.${g % 250}.${(g * 7) % 250}.1`, domain: `group${g}.example`, ports: [22, 443] } })
+    docs.push({
+      schema: 'bench/Hosts/v1',
+      metadata: meta(`hosts-${g}`, 'global'),
+      data: { ip: `10.${g % 250}.${(g * 7) % 250}.1`, domain: `group${g}.example`, ports: [22, 443] }
+    })
     docs.push({
       schema: 'bench/Server/v1',
       metadata: meta(`server-${g}-global`, 'global', { labels: { group }, layeringDefinition: { layer: 'global', abstract: true } }),
-      data: { image: 'registry.example/server:1.0', replicas: 3, limits: { cpu: '2', memory: '4Gi' }, features: { tls: true, metrics: true }, env: [{ name: 'MODE', value: 'prod' }] }
+      data: {
+        image: 'registry.example/server:1.0',
+        replicas: 3,
+        limits: { cpu: '2', memory: '4Gi' },
+        features: { tls: true, metrics: true },
+        env: [{ name: 'MODE', value: 'prod' }]
+      }
     })
     abstract++
     docs.push({
       schema: 'bench/Server/v1',
-      metadata: meta(`server-${g}-region`, 'region', { labels: { group, tier: 'region' }, layeringDefinition: { layer: 'region', parentSelector: { group }, actions: [{ method: 'merge', path: '.' }] } }),
+      metadata: meta(`server-${g}-region`, 'region', {
+        labels: { group, tier: 'region' },
+        layeringDefinition: { layer: 'region', parentSelector: { group }, actions: [{ method: 'merge', path: '.' }] }
+      }),
       data: { region: `region-${g % 4}`, limits: { memory: '8Gi' } }
     })
     for (let i = 0; i < SITE_PER_GROUP && docs.length < n; i++) {
@@ -40,12 +61,21 @@ export function syntheticSite (n: number): Site {
         { src: { schema: 'bench/Hosts/v1', name: `hosts-${g}`, path: '.ip' }, dest: { path: '.network.address' } },
         { src: { schema: 'bench/Hosts/v1', name: `hosts-${g}`, path: '.domain' }, dest: { path: '.url', pattern: 'DOMAIN' } }
       ]
-      if ((g * SITE_PER_GROUP + i) % 50 === 0) substitutions.push({ src: { schema: 'deckhand/Passphrase/v1', name: `secret-${g % SECRETS}`, path: '.' }, dest: { path: '.credentials.password' } })
+      if ((g * SITE_PER_GROUP + i) % 50 === 0) {
+        substitutions.push({
+          src: { schema: 'deckhand/Passphrase/v1', name: `secret-${g % SECRETS}`, path: '.' },
+          dest: { path: '.credentials.password' }
+        })
+      }
       docs.push({
         schema: 'bench/Server/v1',
         metadata: meta(`server-${g}-site-${i}`, 'site', {
           labels: { site: `s${i}` },
-          layeringDefinition: { layer: 'site', parentSelector: { group, tier: 'region' }, actions: [{ method: 'merge', path: '.' }, { method: 'replace', path: '.env' }] },
+          layeringDefinition: {
+            layer: 'site',
+            parentSelector: { group, tier: 'region' },
+            actions: [{ method: 'merge', path: '.' }, { method: 'replace', path: '.env' }]
+          },
           substitutions
         }),
         data: { name: `server-${g}-${i}`, replicas: 1 + (i % 3), env: [{ name: 'INDEX', value: String(i) }], url: 'https://DOMAIN/api', network: { mtu: 9000 } }
@@ -71,7 +101,9 @@ async function timeGet (url: string): Promise<{ ms: number, bytes: number, docs:
 }
 
 async function benchSize (n: number, runs: number): Promise<void> {
-  const store = await startStore(loadConfig({ HOST: '127.0.0.1', PORT: '0', STORE_DATA_DIR: ':memory:', LOG_LEVEL: 'silent', STORE_BODY_LIMIT_BYTES: String(512 * 1024 * 1024) }))
+  const store = await startStore(loadConfig({
+    HOST: '127.0.0.1', PORT: '0', STORE_DATA_DIR: ':memory:', LOG_LEVEL: 'silent', STORE_BODY_LIMIT_BYTES: String(512 * 1024 * 1024)
+  }))
   try {
     const site = syntheticSite(n)
     const headers = { 'content-type': 'application/x-yaml' }
@@ -87,7 +119,10 @@ async function benchSize (n: number, runs: number): Promise<void> {
     // run 0 only warms the JIT and is not reported; every later run renders a revision never rendered before
     for (let r = 0; r <= runs; r++) {
       // a fresh revision (another small bucket changes) so nothing about this render is cached
-      const marker = await request(`${store.url}/buckets/marker/documents`, { method: 'PUT', headers, body: `schema: bench/Marker/v1\nmetadata: {schema: metadata/Document/v1, name: marker, storagePolicy: cleartext, layeringDefinition: {layer: site}}\ndata: {run: ${r}}\n` })
+      const markerYaml = 'schema: bench/Marker/v1\n' +
+        'metadata: {schema: metadata/Document/v1, name: marker, storagePolicy: cleartext, layeringDefinition: {layer: site}}\n' +
+        `data: {run: ${r}}\n`
+      const marker = await request(`${store.url}/buckets/marker/documents`, { method: 'PUT', headers, body: markerYaml })
       await marker.body.text()
       const revision = 2 + r
       const url = `${store.url}/revisions/${revision}/rendered-documents?cleartext-secrets=true`

@@ -81,7 +81,8 @@ try {
   const progress = (): void => {
     const last = samples.at(-1)
     if (last !== undefined && samples.length % Math.max(1, Math.round(60 / SAMPLE_S)) === 0) {
-      console.log(`soak: ${fixed(last.atS / 60)} min, load ${fixed(last.load, 2)}, RSS ${PROCESS_NAMES.map((n) => `${n} ${fixed(last.rss[n])}`).join(', ')} MiB; ${traffic.total()} requests`)
+      const rss = PROCESS_NAMES.map((n) => `${n} ${fixed(last.rss[n])}`).join(', ')
+      console.log(`soak: ${fixed(last.atS / 60)} min, load ${fixed(last.load, 2)}, RSS ${rss} MiB; ${traffic.total()} requests`)
     }
   }
   await new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000))

@@ -32,7 +32,8 @@ try {
 
   const api = `${first.stack.urls.orchestrator}/api/v1.0`
   const headers = { 'x-auth-token': first.stack.adminToken }
-  const post = async (path: string, body: string, type: string) => await fetch(`${api}${path}`, { method: 'POST', headers: { ...headers, 'content-type': type }, body })
+  const post = async (path: string, body: string, type: string) =>
+    await fetch(`${api}${path}`, { method: 'POST', headers: { ...headers, 'content-type': type }, body })
   const flowStarted = performance.now()
   await post('/configdocs/global', readFileSync(join(SITE, 'global.yaml'), 'utf8'), 'application/x-yaml')
   await post('/configdocs/site?buffermode=append', readFileSync(join(SITE, 'site.yaml'), 'utf8'), 'application/x-yaml')

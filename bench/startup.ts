@@ -22,9 +22,15 @@ const IDLE_MS = Number(process.env.IDLE_MS ?? 3000)
 const ONLY = process.env.ONLY
 const NODE_FLAGS = ['--max-semi-space-size=4']
 const HOST = '127.0.0.1'
-const PACKAGE_OF: Record<ProcessName, string> = { store: 'stub-store', engine: 'stub-engine', site: 'stub-site', bootstrap: 'bootstrap', orchestrator: 'orchestrator' }
+const PACKAGE_OF: Record<ProcessName, string> = {
+  store: 'stub-store', engine: 'stub-engine', site: 'stub-site', bootstrap: 'bootstrap', orchestrator: 'orchestrator'
+}
 const HEALTH: Record<ProcessName, string> = {
-  orchestrator: '/api/v1.0/health', bootstrap: '/api/v1.0/health', store: '/api/v1.0/health', engine: '/api/v2/monitor/health', site: '/api/v1.0/health'
+  orchestrator: '/api/v1.0/health',
+  bootstrap: '/api/v1.0/health',
+  store: '/api/v1.0/health',
+  engine: '/api/v2/monitor/health',
+  site: '/api/v1.0/health'
 }
 
 interface Healthy { ms: number, cpuS: number, blockedS: number }
@@ -78,8 +84,15 @@ async function wiring (dataDir: string): Promise<Record<ProcessName, Record<stri
   const ports = {} as Record<ProcessName, number>
   for (const name of PROCESS_NAMES) ports[name] = await freePort(HOST)
   const tokensFile = join(dataDir, 'tokens.yaml')
-  writeFileSync(tokensFile, stringifyYaml({ tokens: { 'bench-admin': { user: 'admin', project: 'service', roles: ['admin'] }, 'bench-service': { user: 'slipway', project: 'service', roles: ['admin'] } } }))
-  return stackEnvironment({ host: HOST, ports, dataDir, serviceToken: 'bench-service', engineUser: 'slipway', enginePassword: 'bench-password', tokensFile })
+  writeFileSync(tokensFile, stringifyYaml({
+    tokens: {
+      'bench-admin': { user: 'admin', project: 'service', roles: ['admin'] },
+      'bench-service': { user: 'slipway', project: 'service', roles: ['admin'] }
+    }
+  }))
+  return stackEnvironment({
+    host: HOST, ports, dataDir, serviceToken: 'bench-service', engineUser: 'slipway', enginePassword: 'bench-password', tokensFile
+  })
 }
 
 // a bench stopped half-way (Ctrl-C, a failure) leaves no process behind
@@ -220,8 +233,9 @@ try {
         `${PROCESS_NAMES.map((name, i) => `${name} ${median(cpu[i] ?? []).toFixed(2)}`).join(', ')} s; blocked: ` +
         `${PROCESS_NAMES.map((name, i) => `${name} ${median(blocked[i] ?? []).toFixed(2)}`).join(', ')} s  (load ${load()})`)
       if (kind === 'warm') {
-        console.log(`idle RSS after ${IDLE_MS} ms (median, of which anonymous): ` +
-          `${PROCESS_NAMES.map((name, i) => `${name} ${median(rss[i] ?? []).toFixed(1)} (${median(anon[i] ?? []).toFixed(1)})`).join(', ')} MiB`)
+        const idleRss = PROCESS_NAMES.map((name, i) =>
+          `${name} ${median(rss[i] ?? []).toFixed(1)} (${median(anon[i] ?? []).toFixed(1)})`).join(', ')
+        console.log(`idle RSS after ${IDLE_MS} ms (median, of which anonymous): ${idleRss} MiB`)
       }
     }
   }

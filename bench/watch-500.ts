@@ -38,7 +38,9 @@ const stack = await startStack({
   ports: { orchestrator: 0, bootstrap: 0, store: 0, engine: 0, site: 0 },
   output: () => {},
   env: {
-    engine: { ENGINE_MAX_ACTIVE_RUNS: String(RUNS * 2), ENGINE_TASK_MS: String(TASK_MS), ENGINE_HANG_TASKS: 'test_site/armada_test_releases' }
+    engine: {
+      ENGINE_MAX_ACTIVE_RUNS: String(RUNS * 2), ENGINE_TASK_MS: String(TASK_MS), ENGINE_HANG_TASKS: 'test_site/armada_test_releases'
+    }
   }
 })
 const orchestrator = stack.pid('orchestrator')
@@ -91,13 +93,16 @@ try {
   await Promise.all(Array.from({ length: 10 }, async () => {
     while (next < RUNS) {
       next++
-      const res = await fetch(`${api}/actions`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"name": "test_site"}' })
+      const res = await fetch(`${api}/actions`, {
+        method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"name": "test_site"}'
+      })
       await res.arrayBuffer()
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
     }
   }))
   const created = statuses.get(201) ?? 0
-  console.log(`created ${created} test_site actions in ${fixed((performance.now() - createStarted) / 1000)} s (${[...statuses].map(([s, n]) => `${s}×${n}`).join(' ')}); ` +
+  const tally = [...statuses].map(([s, n]) => `${s}×${n}`).join(' ')
+  console.log(`created ${created} test_site actions in ${fixed((performance.now() - createStarted) / 1000)} s (${tally}); ` +
     `orchestrator RSS ${fixed(rssMiB(orchestrator))} MiB`)
   if (created !== RUNS) throw new Error(`only ${created} of ${RUNS} actions were created`)
   // every run started (its first step running) before the minutes are measured
@@ -114,23 +119,24 @@ try {
   for (let m = 1; m <= MINUTES; m++) {
     const minute = await measure(60)
     minutes.push(minute)
-    console.log(`minute ${m}: orchestrator ${fixed(minute.cpu, 2)} CPU s, RSS ${fixed(minute.rss)} MiB, ${minute.engineCalls} engine calls, ` +
-      `watch lag ${fixed(minute.lagS, 1)} s; engine ${fixed(minute.engineCpu, 2)} CPU s; load ${fixed(loadavg()[0] ?? Number.NaN, 2)}`)
+    console.log(`minute ${m}: orchestrator ${fixed(minute.cpu, 2)} CPU s, RSS ${fixed(minute.rss)} MiB, ` +
+      `${minute.engineCalls} engine calls, watch lag ${fixed(minute.lagS, 1)} s; engine ${fixed(minute.engineCpu, 2)} CPU s; load ${fixed(loadavg()[0] ?? Number.NaN, 2)}`)
   }
   const after = await actionStates()
   const worstCpu = Math.max(...minutes.map((m) => m.cpu))
   const rssAfter = minutes.at(-1)?.rss ?? Number.NaN
   const growth = (rssAfter - rssBefore) / rssBefore
   console.log(`still in progress at the end: ${after.processing} of ${after.total}`)
-  console.log(`orchestrator with ${RUNS} live runs: CPU ${minutes.map((m) => fixed(m.cpu, 2)).join(' / ')} s per minute (no runs: ${fixed(perMin(idle.cpu, IDLE_S), 2)}), ` +
+  const perMinute = minutes.map((m) => fixed(m.cpu, 2)).join(' / ')
+  console.log(`orchestrator with ${RUNS} live runs: CPU ${perMinute} s per minute (no runs: ${fixed(perMin(idle.cpu, IDLE_S), 2)}), ` +
     `RSS ${fixed(idle.rss)} MiB without runs, ${fixed(rssBefore)} MiB once created, ${fixed(rssAfter)} MiB after ${MINUTES} min (${growth >= 0 ? '+' : ''}${fixed(growth * 100)}%)`)
   // the watch kept polling: fresh (lag within its 5 s bound) at the end of every minute
   const polling = minutes.every((m) => m.lagS <= 5)
   const bounded = worstCpu < CPU_BOUND_S_PER_MIN && growth < RSS_GROWTH_BOUND && after.processing === RUNS && polling
   console.log(bounded
     ? `verdict: bounded (under ${CPU_BOUND_S_PER_MIN} CPU s/min, RSS growth under ${RSS_GROWTH_BOUND * 100}%, every run live throughout, the watch fresh)`
-    : `verdict: NOT bounded (CPU bound ${CPU_BOUND_S_PER_MIN} s/min, RSS growth bound ${RSS_GROWTH_BOUND * 100}%, runs live ${after.processing} of ${RUNS}, ` +
-      `watch ${polling ? 'polling' : 'stale'})`)
+    : `verdict: NOT bounded (CPU bound ${CPU_BOUND_S_PER_MIN} s/min, RSS growth bound ${RSS_GROWTH_BOUND * 100}%, ` +
+      `runs live ${after.processing} of ${RUNS}, watch ${polling ? 'polling' : 'stale'})`)
   if (!bounded) exitCode = 1
 } finally {
   await stack.close()
