@@ -113,7 +113,7 @@ export function buildApp (deps: StoreAppDeps): FastifyInstance {
     }
   })
 
-  // spec §2: a body needs application/x-yaml; GET/DELETE ignore whatever type they are sent with
+  // as in Deckhand, a body needs application/x-yaml; GET/DELETE ignore whatever type they are sent with
   app.addHook('preParsing', async (request, _reply, payload) => {
     if (BODYLESS.has(request.method)) return payload
     const length = request.headers['content-length']

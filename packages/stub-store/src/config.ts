@@ -1,4 +1,4 @@
-// stub-store's environment variables (STYLE.md §6): where it listens, where its SQLite file lives,
+// stub-store's environment variables, read once through one schema: where it listens, where its SQLite file lives,
 // which tokens it accepts, how large a body may be and whether it reproduces Deckhand's quirks.
 import { LogLevelSchema, readConfig } from '@slipway/common'
 import { Type, type Static } from 'typebox'

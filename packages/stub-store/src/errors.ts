@@ -1,5 +1,5 @@
 // Deckhand's errors: one class carrying the status, the error type name clients read, and the message
-// list; and the one error body (spec §3) every failure is rendered as.
+// list; and the one error body (Deckhand's Status) every failure is rendered as.
 import { ApiError, apiVersionOf, statusLine, type ErrorEntry } from '@slipway/common'
 
 /** An error Deckhand would raise: `errorType` is its class name (`RevisionNotFound`, `HTTPBadRequest`…). */
@@ -13,7 +13,7 @@ export class StoreError extends ApiError {
   }
 }
 
-/** `errorType` is `RevisionNotFound` except where upstream names another (spec §7: `HTTPNotFound`). */
+/** `errorType` is `RevisionNotFound` except where upstream names another (the documents listing: `HTTPNotFound`). */
 export const revisionNotFound = (id: string | number, errorType = 'RevisionNotFound'): StoreError =>
   new StoreError(404, errorType, `The requested revision=${id} was not found.`)
 

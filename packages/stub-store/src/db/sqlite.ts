@@ -144,7 +144,7 @@ export function openStoreDb (path: string) {
       return out
     },
 
-    /** The live set of a revision (spec §6.2), in write order. */
+    /** The live set of a revision (each document's newest copy up to it, tombstones left out), in write order. */
     liveDocuments (revisionId: number): DocumentRow[] {
       const newest = stmt(LIVE_IDS).all(revisionId) as Array<{ id: number, deleted: number }>
       const live = new Set<number>()
@@ -216,7 +216,7 @@ export function openStoreDb (path: string) {
       stmt('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
     },
 
-    /** Purge (spec §6.1): everything but settings; ids restart at 1 because the tables are empty. */
+    /** Purge (DELETE /revisions): everything but settings; ids restart at 1 because the tables are empty. */
     purge (): void {
       db.exec('DELETE FROM documents; DELETE FROM tags; DELETE FROM validations; DELETE FROM secrets; DELETE FROM revisions;')
     }

@@ -1,4 +1,4 @@
-// DataSchema validation of rendered documents (spec §11): built-in schemas for Deckhand's own kinds,
+// DataSchema validation of rendered documents, as Deckhand does it: built-in schemas for Deckhand's own kinds,
 // `deckhand/DataSchema/v1` documents for everything else, failures as D002 entries.
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import AjvDraft04 from 'ajv-draft-04'
@@ -37,7 +37,7 @@ const BUILT_IN: Record<string, Mapping> = {
   ...Object.fromEntries(SECRET_KINDS.map((k) => [`deckhand/${k}/v1`, { type: 'string' }]))
 }
 
-// DataSchemas are JSON Schema draft 4 (spec §11)
+// DataSchemas are JSON Schema draft 4, as Deckhand reads them
 const Ajv04 = AjvDraft04.default
 const ajv = new Ajv04({
   strict: false,

@@ -1,5 +1,5 @@
-// Document structure (spec §4.1): the checks every PUT runs, the metadata defaults applied on storage
-// (§4.2) and the identities documents are known by.
+// Document structure: the checks every PUT runs, the metadata defaults applied on storage and the identities
+// documents are known by.
 import { isMapping, WholeFloat, type Mapping } from './values.ts'
 
 export const SCHEMA_PATTERN = /^[A-Za-z]+\/[A-Za-z]+\/v\d+$/
@@ -17,7 +17,7 @@ export interface DocumentBody {
   data: unknown
 }
 
-/** One D001/D002 entry of an `InvalidDocumentFormat` error (spec §3). */
+/** One D001/D002 entry of an `InvalidDocumentFormat` error (D001: structure, D002: a DataSchema). */
 export interface ValidationEntry {
   kind: 'ValidationMessage'
   name: 'D001' | 'D002'
@@ -230,7 +230,7 @@ export function d001 (doc: Mapping, message: string): ValidationEntry {
   }
 }
 
-/** Storage defaults (spec §4.2), applied to a copy of the metadata. */
+/** Storage defaults (those Deckhand fills in when it stores a document), applied to a copy of the metadata. */
 export function withDefaults (metadata: Mapping): Mapping {
   const m: Mapping = { ...metadata }
   if (m.storagePolicy === undefined || m.storagePolicy === null || m.storagePolicy === '') m.storagePolicy = 'cleartext'

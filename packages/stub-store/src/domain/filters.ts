@@ -1,4 +1,4 @@
-// Query filters, sorting and limits of the document listings (spec §7), shared by raw and rendered views.
+// Query filters, sorting and limits of the document listings, shared by raw and rendered views.
 import { StoreError } from '../errors.ts'
 import { isMapping, numericValue, type Mapping } from './values.ts'
 
@@ -10,7 +10,7 @@ export function values (query: Query, key: string): string[] {
   return Array.isArray(v) ? v : [v]
 }
 
-/** A document as listed (spec §4.3). */
+/** A document as listed: id, schema, metadata, data, and its bucket and revision under status. */
 export interface ListedDocument {
   id: number
   schema: string
@@ -22,7 +22,7 @@ export interface ListedDocument {
 function schemaMatcher (wanted: string[]): ((schema: string) => boolean) | undefined {
   if (wanted.length === 0) return undefined
   if (wanted.length > 1) {
-    // repeated values match exactly (upstream behaviour, spec §7)
+    // repeated values match exactly, as Deckhand matches them
     const set = new Set(wanted)
     return (schema) => set.has(schema)
   }
@@ -129,7 +129,7 @@ export function parseLimit (query: Query): number | undefined {
   return Math.abs(Number(v))
 }
 
-/** `cleartext-secrets` as the caller wrote it: true/false in any case; undefined when absent (spec §12). */
+/** `cleartext-secrets` as the caller wrote it: true/false in any case; undefined when absent. */
 export function parseCleartext (query: Query): boolean | undefined {
   const raw = values(query, 'cleartext-secrets')
   if (raw.length === 0) return undefined

@@ -1,4 +1,4 @@
-// The path language of layering actions and substitutions (spec §9.11): `.a.b`, `$.a`, `.list[2].x`,
+// The path language of layering actions and substitutions (Deckhand's jsonpath subset): `.a.b`, `$.a`, `.list[2].x`,
 // `[0][1]`, quoted keys; reading, writing (creating what is missing) and deleting at a path.
 import { isMapping, ownValue, setKey, WholeFloat, type Mapping } from './values.ts'
 
@@ -61,7 +61,7 @@ export function parsePath (path: string): Segment[] {
   return out
 }
 
-/** Layering action paths: a leading `.data`/`$.data` names the data section itself (spec §9.8). */
+/** Layering action paths: a leading `.data`/`$.data` names the data section itself. */
 export function parseActionPath (path: string): Segment[] {
   const stripped = path.replace(/^\$?\.data(?=$|[.[])/, '')
   return parsePath(stripped === '' ? '.' : stripped)

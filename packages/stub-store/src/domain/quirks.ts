@@ -1,6 +1,6 @@
-// Deckhand's departures from its own documentation, reproduced only in quirk mode (STORE_DECKHAND_QUIRKS, issue 21;
-// spec §14 lists them with the documented behaviour the default mode keeps): what a rollback restores, how a layering
-// action's path loses `.data` and what its `delete` removes, and which tag `?tag=` sees.
+// Deckhand's departures from its own documentation, reproduced only in quirk mode (STORE_DECKHAND_QUIRKS; the package
+// README's quirk table sets each beside the documented behaviour the default mode keeps): what a rollback restores,
+// how a layering action's path loses `.data` and what its `delete` removes, and which tag `?tag=` sees.
 import type { DocumentRow } from '../db/sqlite.ts'
 import { metaKey } from './documents.ts'
 import { contentHash, decodeStoredValue, isMapping, numericValue, WholeFloat, type Mapping } from './values.ts'

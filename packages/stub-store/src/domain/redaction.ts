@@ -1,12 +1,12 @@
-// Secrets in listings (spec §12): whether a request gets cleartext, and the redaction of encrypted documents.
+// Secrets in listings: whether a request gets cleartext, and the redaction of encrypted documents.
 import { RULES, type Access } from './access.ts'
 import { parseCleartext, type ListedDocument, type Query } from './filters.ts'
 import { isMapping, redactionHash, type Mapping } from './values.ts'
 
 /**
- * Whether secrets are shown (spec §12, quirk ledger 14). An explicit `cleartext-secrets` decides; absent, the
+ * Whether secrets are shown. An explicit `cleartext-secrets` decides; absent, the
  * store answers as Deckhand does: cleartext for a caller the rule `deckhand:show_cleartext_documents` allows,
- * redacted for anyone else. This replaces the ledger's old choice (absent = redacted): real Promenade and Drydock
+ * redacted for anyone else. This replaces an earlier choice (absent = redacted): real Promenade and Drydock
  * fetch a design reference without the parameter and must get from the stand-in what Deckhand gives them.
  */
 export function showsCleartext (query: Query, access: Access): boolean {
@@ -23,9 +23,9 @@ function redactSubstitutionPaths (sub: Mapping): Mapping {
 }
 
 /**
- * Redaction of one listed document when secrets are not asked for (spec §12): data and the paths of every
- * substitution hashed. A rendered document that took a secret is marked encrypted (§9.7.4), so this also
- * covers the entries of §9.10 step 7; rendering leaves every path unhashed, so each is hashed exactly once.
+ * Redaction of one listed document when secrets are not asked for: data and the paths of every
+ * substitution hashed. A rendered document that took a secret is marked encrypted when rendered, so this also
+ * hides where a substituted secret came from; rendering leaves every path unhashed, so each is hashed exactly once.
  */
 export function redact (doc: ListedDocument): ListedDocument {
   if (doc.metadata.storagePolicy !== 'encrypted') return doc

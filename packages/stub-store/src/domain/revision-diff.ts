@@ -1,4 +1,4 @@
-// Comparing two revisions bucket by bucket (spec §13.1, §13.2): the status of each bucket, shared by the
+// Comparing two revisions bucket by bucket: the status of each bucket, shared by the
 // plain and the deep diff, and the document-level report the deep diff adds for each modified bucket.
 import { isEncrypted } from './documents.ts'
 import { pyStr, type Mapping } from './values.ts'
@@ -50,7 +50,7 @@ function sameContent (left: HashedDocument[], right: HashedDocument[]): boolean 
 const compare = (x: string, y: string): number => x < y ? -1 : x > y ? 1 : 0
 
 /**
- * Each bucket's status (spec §13.1), by bucket name. A bucket on both sides is unmodified when its sorted
+ * Each bucket's status, by bucket name. A bucket on both sides is unmodified when its sorted
  * (data hash, metadata hash) pairs are equal; a bucket on one side only is created when either side is 0,
  * otherwise created or deleted as seen from the newer revision. The argument order does not matter.
  */
@@ -84,7 +84,7 @@ function identities (docs: DiffedDocument[]): Array<[string, string]> {
 }
 
 /**
- * One modified bucket's report (spec §13.2): documents only in the second side are added, only in the first
+ * One modified bucket's report: documents only in the second side are added, only in the first
  * deleted; on both sides with other hashes, changed, keyed by Python's str() of the (schema, name) tuple.
  * The data of a document encrypted on either side is never compared, so no secret can reach the answer.
  */
@@ -112,7 +112,7 @@ function bucketReport (first: DiffedDocument[], second: DiffedDocument[]): Mappi
   return report
 }
 
-/** The deep diff (spec §13.2): every bucket's status, and a `<bucket> diff` report beside each modified one. */
+/** The deep diff: every bucket's status, and a `<bucket> diff` report beside each modified one. */
 export function deepBucketDiff (a: DiffSide<DiffedDocument>, b: DiffSide<DiffedDocument>): Mapping {
   const statuses = bucketStatuses(a, b)
   const left = byBucket(a.documents)

@@ -1,4 +1,4 @@
-// The secret store standing in for Barbican (spec §12): payloads of encrypted documents, AES-256-GCM
+// The secret store standing in for Barbican: payloads of encrypted documents, AES-256-GCM
 // encrypted at rest, addressed by an opaque reference that the document's stored data holds.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomUUID } from 'node:crypto'
 import type { StoreDb } from '../db/sqlite.ts'

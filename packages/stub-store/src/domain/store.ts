@@ -77,7 +77,7 @@ export function createStore (deps: StoreDeps) {
 
   const { putBucket, writeTombstone } = createBucketWrites({ db, secrets, quirks, now, clearCache })
 
-  // ---- revisions (spec §6) -----------------------------------------------------------------------
+  // ---- revisions ------------------------------------------------------------------------------------
 
   function listRevisions (query: Query) {
     const buckets = db.bucketsWrittenByAll()
@@ -95,7 +95,7 @@ export function createStore (deps: StoreDeps) {
     }))
     const wantedTags = values(query, 'tag')
     if (wantedTags.length > 0) {
-      // spec §6.3: a revision having any of the tags; Deckhand (quirk mode, ledger 4) looks at its first tag only
+      // a revision having any of the tags; Deckhand (quirk mode) looks at its first tag only
       const firstTags = quirks ? db.firstTags() : undefined
       results = results.filter((r) => firstTags !== undefined
         ? firstTagMatches(firstTags.get(r.id), wantedTags)
@@ -134,7 +134,7 @@ export function createStore (deps: StoreDeps) {
     clearCache()
   }
 
-  // ---- documents (spec §7) -----------------------------------------------------------------------
+  // ---- documents ------------------------------------------------------------------------------------
 
   function liveStored (id: number, access: Access): Stored[] {
     const mayListEncrypted = access.can(RULES.listEncrypted)
@@ -159,7 +159,7 @@ export function createStore (deps: StoreDeps) {
   }
 
   function listDocuments (raw: string, query: Query, access: Access): ListedDocument[] {
-    // spec §7: upstream's documents endpoint names the error HTTPNotFound (same message)
+    // Deckhand's documents endpoint names the error HTTPNotFound (same message)
     const id = revisionId(raw, 'HTTPNotFound')
     const cleartext = showsCleartext(query, access)
     parseLimit(query)
@@ -168,7 +168,7 @@ export function createStore (deps: StoreDeps) {
     return cleartext ? out : out.map(redact)
   }
 
-  // ---- rendering (spec §8) -----------------------------------------------------------------------
+  // ---- rendering ------------------------------------------------------------------------------------
 
   function renderRevision (id: number, cleartext: boolean, access: Access): ListedDocument[] {
     const mayListEncrypted = access.can(RULES.listEncrypted)
@@ -194,9 +194,9 @@ export function createStore (deps: StoreDeps) {
     const { documents, returned } = renderDocuments(input, { cleartextSecrets: cleartext, deckhandQuirks: quirks })
     const out = documents.filter(returned)
 
-    // spec §8 step 5 also re-checks structure (D001, 500): rendering changes only `data`, plus a storagePolicy
-    // flip in metadata, and every stored document passed that check at PUT, so the re-check cannot fail and is
-    // left out of this hot path. Validation sees the real substitution paths (redaction comes after, §8 step 6).
+    // Deckhand also re-checks structure after rendering (D001, 500): rendering changes only `data`, plus a
+    // storagePolicy flip in metadata, and every stored document passed that check at PUT, so the re-check cannot fail
+    // and is left out of this hot path. Validation sees the real substitution paths (redaction comes after).
     const registry = schemaRegistry(input.filter((d) => d.schema.startsWith(DATA_SCHEMA)).map((d) => ({ name: d.name, data: d.data })))
     const failures = validateAgainstSchemas(out.filter((d) => !isAbstract(d.metadata)), registry)
     if (failures.length > 0) throw invalidDocumentFormat(failures)
@@ -230,7 +230,7 @@ export function createStore (deps: StoreDeps) {
     return answer
   }
 
-  // ---- diff and rollback (spec §13) --------------------------------------------------------------
+  // ---- diff and rollback ----------------------------------------------------------------------------
 
   function diffId (raw: string): number {
     if (!/^\d+$/.test(raw)) throw invalidInput(raw)
@@ -253,7 +253,7 @@ export function createStore (deps: StoreDeps) {
   }
 
   /**
-   * One side of a deep diff (spec §13.2): the revision's rendered documents as the redacted rendered view
+   * One side of a deep diff: the revision's rendered documents as the redacted rendered view
    * shows them (0: none, not rendered), each with the hashes of the stored copy it was rendered from.
    */
   function deepDiffSide (id: number, access: Access): DiffSide<DiffedDocument> {
@@ -261,7 +261,8 @@ export function createStore (deps: StoreDeps) {
     const rendered = renderRevision(id, false, access).filter((d) => !hidden(d.schema)).map(redact)
     const live = new Map(db.liveSummaries(id).map((d) => [d.id, d]))
     const documents = rendered.map((d): DiffedDocument => {
-      // the fallback LayeringPolicy of spec §8 step 2 is rendered without being live in the revision
+      // the fallback LayeringPolicy (a revision without one borrows the newest stored anywhere) is rendered without
+      // being live in the revision
       const stored = live.get(d.id) ?? db.documentById(d.id) as DocumentRow
       return {
         bucket: d.status.bucket,
@@ -291,7 +292,7 @@ export function createStore (deps: StoreDeps) {
       const latestLive = latest === undefined ? [] : db.liveSummaries(latest.id)
       const encrypted = latestLive.some((d) => (JSON.parse(d.metadata) as Mapping).storagePolicy === 'encrypted')
       if (encrypted && !access.can(RULES.createEncrypted)) throw forbidden()
-      // spec §13.3: the target's live set; Deckhand (quirk mode) restores oldest copies instead (quirkRollbackRows)
+      // the target's live set; Deckhand (quirk mode) restores oldest copies instead (quirkRollbackRows)
       const targetRows = target === 0
         ? []
         : quirks ? quirkRollbackRows(db.writesOf(target), db.writesBefore(target)) : db.liveDocuments(target)

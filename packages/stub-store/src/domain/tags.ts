@@ -1,4 +1,4 @@
-// Revision tags (spec §13.4): creating a tag that exists replaces its data (the orchestrator re-tags revisions).
+// Revision tags: creating a tag that exists replaces its data (the orchestrator re-tags revisions).
 import type { StoreDb } from '../db/sqlite.ts'
 import { StoreError } from '../errors.ts'
 import type { ParsedDocument } from '../yaml/codec.ts'

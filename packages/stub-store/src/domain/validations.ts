@@ -1,4 +1,4 @@
-// External validation results per revision (spec §10): posting entries, and the views that aggregate them
+// External validation results per revision: posting entries, and the views that aggregate them
 // against the ValidationPolicy documents the revision itself wrote.
 import type { StoreDb } from '../db/sqlite.ts'
 import { StoreError } from '../errors.ts'
@@ -8,7 +8,7 @@ import { decodeStoredValue, decodeValue, encodeStoredValue, isMapping } from './
 
 const NEVER_REGISTERED = 'The result for this validation was never externally registered so its status defaulted to "failure".'
 
-/** One entry, with exactly the keys every validation view shows (spec §10.2, upstream's `show_entry`). */
+/** One entry, with exactly the keys every validation view shows (Deckhand's `show_entry`). */
 interface Entry { name: string | null, status: string, createdAt: string | null, expiresAfter: unknown, errors: unknown[] }
 type PostedEntry = Entry & { name: string }
 
@@ -37,7 +37,7 @@ export function createValidations (deps: { db: StoreDb, now: () => string, revis
   }
 
   /**
-   * The names the revision's own ValidationPolicy documents expect (spec §10.3), each with the policy's
+   * The names the revision's own ValidationPolicy documents expect, each with the policy's
    * `expiresAfter` (null when none gives one; the first that does wins); undefined when it wrote none.
    */
   function expectedValidations (id: number): Map<string, unknown> | undefined {

@@ -1,5 +1,5 @@
-// What Python's deepdiff reports for two document values with its defaults (spec §13.2): type changes,
-// changed leaves, mapping keys added or removed, list items added or removed, in its JSON vocabulary.
+// What Python's deepdiff reports for two document values with its defaults (Deckhand's deep diff uses it): type
+// changes, changed leaves, mapping keys added or removed, list items added or removed, in its JSON vocabulary.
 import { isMapping, numericValue, WholeFloat, type Mapping } from './values.ts'
 
 /** Python's type name of a value as PyYAML would have built it. */

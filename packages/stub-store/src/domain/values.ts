@@ -8,7 +8,7 @@ export type Mapping = Record<string, unknown>
 /**
  * A YAML float whose value is a whole number (`1.0`, `1.0e+3`, `1:30.0`). A JS number cannot tell 1.0 from
  * 1, but PyYAML keeps it a float: json.dumps writes `1.0` (so hashes and diffs differ from `1`), str() gives
- * `1.0` and it is emitted as `1.0` (spec §2, §9.10, §12). Immutable, shared like a Date.
+ * `1.0` and it is emitted as `1.0`. Immutable, shared like a Date.
  */
 export class WholeFloat {
   readonly value: number
@@ -214,7 +214,7 @@ export function contentHash (value: unknown): string {
   return sha256Hex(pyJsonDumps(value, true))
 }
 
-/** Deckhand's redaction hash: SHA-256 of the JSON in stored key order (spec §12). */
+/** Deckhand's redaction hash: SHA-256 of the JSON in stored key order, as Python's json.dumps writes it. */
 export function redactionHash (value: unknown): string {
   return sha256Hex(pyJsonDumps(value, false))
 }
@@ -239,7 +239,9 @@ export function deepEqual (a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Mapping)[k], (b as Mapping)[k]))
 }
 
-/** Python's `str()` of a value, used when a non-string is spliced into a string by a pattern (spec §9.10). */
+/**
+ * Python's `str()` of a value, used when a non-string is spliced into a string by a pattern, as Deckhand splices it.
+ */
 export function pyStr (value: unknown, nested = false): string {
   if (value === null || value === undefined) return 'None'
   if (typeof value === 'boolean') return value ? 'True' : 'False'

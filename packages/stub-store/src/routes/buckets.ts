@@ -1,4 +1,4 @@
-// PUT /buckets/{bucket}/documents (spec §5): the complete new content of one bucket.
+// PUT /buckets/{bucket}/documents: the complete new content of one bucket.
 import type { FastifyInstance } from 'fastify'
 import type { Store } from '../domain/store.ts'
 import { RULES } from '../domain/store.ts'

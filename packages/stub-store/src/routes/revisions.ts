@@ -1,4 +1,4 @@
-// Revisions and what hangs off them (spec §6–§8, §13): list, show, purge, raw and rendered documents,
+// Revisions and what hangs off them: list, show, purge, raw and rendered documents,
 // diff, deep diff and rollback.
 import type { FastifyInstance } from 'fastify'
 import type { Store } from '../domain/store.ts'

@@ -1,4 +1,4 @@
-// Revision tags (spec §13.4); creating an existing tag replaces its data (the orchestrator re-tags).
+// Revision tags; creating an existing tag replaces its data (the orchestrator re-tags).
 import type { FastifyInstance } from 'fastify'
 import type { Store } from '../domain/store.ts'
 import { RULES } from '../domain/store.ts'

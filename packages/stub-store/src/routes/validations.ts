@@ -1,4 +1,4 @@
-// External validation results per revision (spec §10).
+// External validation results per revision, as other components post them.
 import type { FastifyInstance } from 'fastify'
 import type { Store } from '../domain/store.ts'
 import { RULES } from '../domain/store.ts'

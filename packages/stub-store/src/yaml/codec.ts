@@ -1,5 +1,5 @@
 // YAML in and out with YAML 1.1 (PyYAML) semantics: parsing request bodies with an alias bound, and a fast
-// block-style emitter whose output any YAML 1.1 or 1.2 reader turns back into the same values (spec §2).
+// block-style emitter whose output any YAML 1.1 or 1.2 reader turns back into the same values.
 import { isScalar, parseAllDocuments, type Tags } from 'yaml'
 import { PYYAML_OPTIONS, pyyamlTags } from '@slipway/common'
 import { normalise, WholeFloat, yamlFloat } from '../domain/values.ts'
