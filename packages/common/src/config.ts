@@ -22,7 +22,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const LogLevelSchema = (description = 'Log level: fatal, error, warn, info, debug, trace or silent') =>
   Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)), { default: 'info', description })
 
-// a value echoed in a configuration error must not carry a secret (DESIGN.md: secrets never reach logs)
+// a value echoed in a configuration error must not carry a secret: secrets never reach logs
 const SECRET_NAME = /PASSWORD|TOKEN|SECRET|(^|_)KEY($|_)/
 
 function shown (key: string, value: unknown): string {

@@ -304,7 +304,7 @@ export function createServiceApp (options: ServiceAppOptions) {
       ctx.projectId = identity.projectId ?? null
       ctx.roles = identity.roles
     }
-    // every non-public route needs a valid token whatever its rule says (DESIGN.md), so that a permissive rule
+    // every non-public route needs a valid token whatever its rule says, so that a permissive rule
     // (`@`, `not role:x`) in a policy file cannot open it to anonymous callers; then the route's rule runs, before
     // any input is parsed, as upstream does: no token → 401, not 400
     if (!ctx.authenticated) throw new UnauthenticatedError({ headers: { 'www-authenticate': options.authenticator.wwwAuthenticate } })
