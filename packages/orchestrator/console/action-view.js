@@ -12,7 +12,8 @@ import { stepTable } from './step-table.js'
 
 const POLL_MS = 3000
 
-// seed 000 §4.11 and spec/orchestrator.md §3.10: what each control does, for the confirmation
+// what each control does, for the confirmation: pause and unpause act on the whole workflow (Airflow 3 pauses a DAG,
+// not a run), stop fails the run
 const CONTROLS = [
   { verb: 'pause', label: 'Pause', text: 'Steps that are running finish; nothing new starts until the action is unpaused.' },
   { verb: 'unpause', label: 'Unpause', text: 'The workflow goes on from where it was paused.' },
@@ -176,7 +177,7 @@ export function actionView ({ root, params, signal, report, confirm }) {
       await api.post(`/actions/${seg(actionId)}/control/${verb}`, signal)
       say('note', `${label} accepted.`)
     } catch (error) {
-      // seed 000 §4.11: a control that does not fit the action's state (changed since it was read) is a 409 whose
+      // a control that does not fit the action's state (changed since it was read) is a 409 whose
       // message and reason say why
       say('refusal', '', error)
     }

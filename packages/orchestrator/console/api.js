@@ -9,7 +9,7 @@ export const session = {
   signOut: () => { sessionStorage.removeItem(TOKEN_KEY) }
 }
 
-// spec/orchestrator.md §1.4: the policy rule guarding each call, so that a 403 can say which permission is missing
+// the policy rule guarding each call (as the orchestrator names it), so that a 403 can say which permission is missing
 // (the error body says only "Credentials do not permit access")
 const RULES = [
   [/^GET \/actions$/, 'list_actions'],
@@ -41,8 +41,8 @@ export function rulesOf (method, path, actionName) {
 }
 
 /**
- * A refused or failed call: the status, the error body's message and reason (seed 000 §7.1), and the body itself
- * (`body`): a refused action's validations, a commit's validation aggregate (§7.2).
+ * A refused or failed call: the status, the error body's message and reason, and the body itself
+ * (`body`): a refused action's validations, a commit's validation aggregate.
  */
 export class ApiError extends Error {
   constructor (status, message, reason, rules = [], body = undefined) {

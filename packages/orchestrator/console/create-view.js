@@ -99,7 +99,7 @@ export function createView ({ root, query, signal, confirm }) {
     }
   }
 
-  /** Seed 000 §3.2: the action is kept, Failed, with the pre-run validations that stopped it. */
+  /** A refused action (409) is kept, Failed, with the pre-run validations that stopped it. */
   function refused (kind, error) {
     const { body } = error
     say(`${kind.name} did not start: ${body.validations.length === 1 ? 'a pre-run validation' : 'pre-run validations'} failed.`, true)

@@ -10,7 +10,7 @@ import { stagePanel } from './stage-panel.js'
 import { renderedDefault } from './staging.js'
 import { factsOf, splitDocuments, withoutBookkeeping } from './yaml-docs.js'
 
-// seed 000 §2.2, ordered as spec/orchestrator.md §2.2 ranks them, oldest first
+// the document versions, ordered as the API ranks them, oldest first
 const VERSIONS = ['successful_site_action', 'last_site_action', 'committed', 'buffer']
 
 const lines = (n) => `${n} ${n === 1 ? 'line' : 'lines'}`
@@ -72,7 +72,7 @@ export function documentsView ({ root, signal, report, confirm }) {
       return
     }
     setText(status, list.length === 0 ? 'No collections in either version.' : '')
-    // the API answers with the older version as base, whatever order they were asked in (spec/orchestrator.md §2.2)
+    // the API answers with the older version as base, whatever order they were asked in
     pair = list.length > 0 ? { base: list[0].base_version, next: list[0].new_version } : { base: base.value, next: next.value }
     fill(collections, list.map((c) => h('tr', {},
       h('th', { scope: 'row' }, c.collection_name),
@@ -88,7 +88,7 @@ export function documentsView ({ root, signal, report, confirm }) {
       return await api.text(`/configdocs/${seg(collection)}?version=${version}&${query()}`, signal)
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 404) throw error
-      // spec/orchestrator.md §2.4: the buffer answers 404 for a collection it does not change, which is then
+      // the buffer answers 404 for a collection it does not change, which is then
       // the committed one; any other version answers 404 where it has no such collection
       return version === 'buffer' ? await textOf(collection, 'committed') : ''
     }

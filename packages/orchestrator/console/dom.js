@@ -43,7 +43,7 @@ export function setText (el, text) {
 }
 
 /**
- * The API's timestamps as dates. Seed 000 §2.3/§2.4 shapes: `YYYY-MM-DD HH:MM:SS.ffffff+00:00`, and without a
+ * The API's timestamps as dates. Its shapes: `YYYY-MM-DD HH:MM:SS.ffffff+00:00`, and without a
  * zone (`YYYY-MM-DD HH:MM:SS.ffffff`, `YYYY-MM-DDTHH:MM:SS`), which are UTC.
  */
 export function parseTime (text) {

@@ -1,5 +1,5 @@
 // A step's log in a scrollable monospace pane: the latest try by default, each earlier try one click away
-// (seed 000 §4.15: `try` selects an attempt). The latest try of a running step is read again on every poll. Error
+// (the logs route's `try` selects an attempt). The latest try of a running step is read again on every poll. Error
 // lines stand out; long lines wrap on request; the try shown can be downloaded as a file.
 import { api, seg } from './api.js'
 import { fill, h, setText } from './dom.js'

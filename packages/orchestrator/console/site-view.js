@@ -1,4 +1,4 @@
-// The Site view: each node's provisioning status and its machine's power state (seed 000 §2.6, §4.14), read
+// The Site view: each node's provisioning status and its machine's power state (GET /site_statuses), read
 // again every 10 s while the tab is visible.
 import { api } from './api.js'
 import { badge, fill, h, poll, setBadge, setText } from './dom.js'

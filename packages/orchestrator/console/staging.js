@@ -2,7 +2,7 @@
 // buffer), the buffer modes, the request a staging makes, and the confirmations that say what will happen.
 import { findingText } from './validations.js'
 
-/** Seed 000 §4.2's buffer modes, each in the operator's words. */
+/** The staging route's buffer modes, each in the operator's words. */
 export const BUFFER_MODES = [
   { mode: 'rejectOnContents', label: 'rejectOnContents: only into an empty buffer' },
   { mode: 'append', label: 'append: beside what is staged (not a collection staged already)' },

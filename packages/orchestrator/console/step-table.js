@@ -40,7 +40,7 @@ export function stepTable ({ actionId, dagId, onOpen, signal }) {
     for (const block of groupSteps(steps)) {
       const body = h('tbody', { class: block.group === null ? 'own' : 'group' })
       if (block.group !== null) {
-        // the sub-workflow's own row: its derived state, start, duration and bar (spec/orchestrator.md §8.2)
+        // the sub-workflow's own row: its derived state, start, duration and bar (derived from its steps)
         const cells = cellsOf(null)
         body.append(rowOf(h('td', { class: 'wide-only' }), h('th', { scope: 'rowgroup', class: 'step-name', title: `sub-workflow ${dagId}.${block.group}` },
           h('span', { class: 'group-name' }, breakable(block.group)), h('span', { class: 'muted sub' }, ' sub-workflow')), cells, { class: 'group-head' }))

@@ -1,13 +1,13 @@
 // What the action view derives from an action's steps, without the DOM: sub-workflows, progress, and where each
 // step sits on the action's timeline.
 
-/** Lifecycles after which nothing changes any more (seed 000 §3.1). */
+/** Lifecycles after which nothing changes any more. */
 export const FINISHED = new Set(['Complete', 'Failed'])
 
-/** Step states that no longer change by themselves (spec/orchestrator.md §3.4's task states). */
+/** Step states that no longer change by themselves (Airflow's finished task states). */
 export const ENDED = new Set(['success', 'failed', 'skipped', 'upstream_failed', 'removed'])
 
-/** `preflight.ucp_preflight_check` → `preflight`; `action_xcom` → null (spec/orchestrator.md §8.2: `<group>.<task>`). */
+/** `preflight.ucp_preflight_check` → `preflight`; `action_xcom` → null (Airflow 3 task groups: `<group>.<task>`). */
 export function groupOf (stepId) {
   const dot = stepId.lastIndexOf('.')
   return dot < 0 ? null : stepId.slice(0, dot)
@@ -18,7 +18,7 @@ export const taskOf = (stepId) => stepId.slice(stepId.lastIndexOf('.') + 1)
 
 /**
  * The steps in step order, cut into runs of one sub-workflow each: `{ group, steps }` with group null for the
- * workflow's own steps. A group's steps are consecutive in the step order (§8.2), so each group is one block.
+ * workflow's own steps. A group's steps are consecutive in the step order, so each group is one block.
  */
 export function groupSteps (steps) {
   const blocks = []
@@ -32,7 +32,7 @@ export function groupSteps (steps) {
 }
 
 /**
- * A sub-workflow's state as spec/orchestrator.md §8.2 derives it: null before any step started, running while one
+ * A sub-workflow's state as the API derives it: null before any step started, running while one
  * runs or waits to retry, failed when one failed (none running), success when all succeeded or were skipped.
  */
 export function groupState (steps) {

@@ -1,4 +1,4 @@
-// The validation answers of staging and committing (seed 000 §7.2: `details.messageList`, one entry per finding with
+// The validation answers of staging and committing (`details.messageList`, one entry per finding with
 // the component's name, whether it is an error, and its message) in words and as a list, and the errors of a refused
 // call with the list its body carries.
 import { ApiError } from './api.js'
