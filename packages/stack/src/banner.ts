@@ -14,7 +14,9 @@ function databaseOf (url: string): string {
 
 export function banner (options: { stack: Stack, dataDir: string, startedMs: number, databaseUrl?: string | undefined }): string {
   const { urls, adminToken } = options.stack
-  const database = options.databaseUrl === undefined || options.databaseUrl === '' ? '' : `; the orchestrator's database: ${databaseOf(options.databaseUrl)}`
+  const database = options.databaseUrl === undefined || options.databaseUrl === ''
+    ? ''
+    : `; the orchestrator's database: ${databaseOf(options.databaseUrl)}`
   return [
     '',
     `Slipway is up in ${options.startedMs} ms on Node ${process.version} (data in ${options.dataDir}${database})`,
@@ -23,8 +25,8 @@ export function banner (options: { stack: Stack, dataDir: string, startedMs: num
     `  store         ${urls.store}/api/v1.0   (Deckhand stand-in, API base)`,
     options.stack.airflow === undefined
       ? `  engine        ${urls.engine}/api/v2     (Airflow 3 stand-in, API base)`
-      : `  engine        ${urls.engine}/api/v2     (Apache Airflow ${options.stack.airflow.version}, user ${options.stack.airflow.username}, ` +
-        `password ${options.stack.airflow.password}; home ${options.stack.airflow.home})`,
+      : `  engine        ${urls.engine}/api/v2     (Apache Airflow ${options.stack.airflow.version}, ` +
+        `user ${options.stack.airflow.username}, password ${options.stack.airflow.password}; home ${options.stack.airflow.home})`,
     `  site          ${urls.site}/api/v1.0   (Drydock + Kubernetes stand-in, API base)`,
     '',
     `  console       ${urls.orchestrator}/console/   (sign in with the admin token)`,

@@ -17,8 +17,11 @@ function portsFromEnv (): { ports: Record<ProcessName, number>, problems: string
     const value = process.env[PORT_VARIABLES[name]]
     if (value === undefined || value === '') continue
     const port = /^\d+$/.test(value) ? Number(value) : Number.NaN
-    if (!Number.isInteger(port) || port > 65535) problems.push(`${PORT_VARIABLES[name]}: must be a port number (0-65535) (got ${JSON.stringify(value)})`)
-    else ports[name] = port
+    if (!Number.isInteger(port) || port > 65535) {
+      problems.push(`${PORT_VARIABLES[name]}: must be a port number (0-65535) (got ${JSON.stringify(value)})`)
+    } else {
+      ports[name] = port
+    }
   }
   return { ports, problems }
 }

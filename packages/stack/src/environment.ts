@@ -54,7 +54,9 @@ export function stackEnvironment (options: WiringOptions): Record<ProcessName, R
       SITE_URL: base('site'),
       SERVICE_TOKEN: serviceToken
     },
-    bootstrap: { HOST: host, PORT: String(ports.bootstrap), ...auth, STORE_URL: storeUrl, KUBE_API_URL: base('site'), KUBE_TOKEN: serviceToken },
+    bootstrap: {
+      HOST: host, PORT: String(ports.bootstrap), ...auth, STORE_URL: storeUrl, KUBE_API_URL: base('site'), KUBE_TOKEN: serviceToken
+    },
     orchestrator: {
       HOST: host,
       PORT: String(ports.orchestrator),

@@ -125,7 +125,8 @@ async function portProblems (host: string, ports: Partial<Record<ProcessName, nu
     const refusal = await portRefusal(host, port)
     if (refusal === undefined) continue
     const holder = refusal === 'EADDRINUSE' ? portHolder(port) : undefined
-    const what = refusal === 'EADDRINUSE' ? `is in use${holder === undefined ? '' : ` by ${holder}`}` : `cannot be listened on at ${host} (${refusal})`
+    const inUse = `is in use${holder === undefined ? '' : ` by ${holder}`}`
+    const what = refusal === 'EADDRINUSE' ? inUse : `cannot be listened on at ${host} (${refusal})`
     problems.push(`port ${port} (${name}) ${what}: set ${PORT_VARIABLES[name]}, or stop what holds it`)
   }
   return problems
@@ -194,7 +195,9 @@ export async function startStack (options: StackOptions): Promise<Stack> {
       entry: join(REPO_ROOT, 'packages', PACKAGE_OF[name], 'src', 'server.ts'),
       nodeFlags: NODE_FLAGS,
       cwd: REPO_ROOT,
-      env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', NODE_COMPILE_CACHE: COMPILE_CACHE, ...env[name], ...options.env?.[name] },
+      env: {
+        ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', NODE_COMPILE_CACHE: COMPILE_CACHE, ...env[name], ...options.env?.[name]
+      },
       output: (line) => { output(name, line) }
     })
     children.set(name, service)
@@ -207,7 +210,10 @@ export async function startStack (options: StackOptions): Promise<Stack> {
     } catch (error) {
       if (options.signal?.aborted === true) throw error
       // its last words may still be in the pipe when it has exited
-      await Promise.race([new Promise((resolve) => service.child.once('close', resolve)), new Promise((resolve) => setTimeout(resolve, 500))])
+      await Promise.race([
+        new Promise((resolve) => service.child.once('close', resolve)),
+        new Promise((resolve) => setTimeout(resolve, 500))
+      ])
       const how = (error as Error).message
       const reason = service.reason()
       // the service's own exit code 2 is an operator's problem (runService): a variable, a port, a database
@@ -237,7 +243,8 @@ export async function startStack (options: StackOptions): Promise<Stack> {
   function signalProcess (name: ProcessName, signal: NodeJS.Signals): void {
     children.get(name)?.child.kill(signal)
   }
-  const pid = (name: ProcessName): number | undefined => name === 'engine' && airflow !== undefined ? airflow.pid('api-server') : children.get(name)?.child.pid
+  const pid = (name: ProcessName): number | undefined =>
+    name === 'engine' && airflow !== undefined ? airflow.pid('api-server') : children.get(name)?.child.pid
 
   async function close (): Promise<void> {
     closing = true
