@@ -78,7 +78,13 @@ export function syntheticSite (n: number): Site {
           },
           substitutions
         }),
-        data: { name: `server-${g}-${i}`, replicas: 1 + (i % 3), env: [{ name: 'INDEX', value: String(i) }], url: 'https://DOMAIN/api', network: { mtu: 9000 } }
+        data: {
+          name: `server-${g}-${i}`,
+          replicas: 1 + (i % 3),
+          env: [{ name: 'INDEX', value: String(i) }],
+          url: 'https://DOMAIN/api',
+          network: { mtu: 9000 }
+        }
       })
     }
   }

@@ -46,7 +46,9 @@ export function readConfig<S extends TObject> (schema: S, env: Record<string, st
   for (const [key, value] of Object.entries(raw)) {
     const type = (schema.properties[key] as { type?: string } | undefined)?.type
     if (type === 'integer' && !/^-?\d+$/.test(String(value))) problems.set(key, `${key}: must be integer (got ${shown(key, value)})`)
-    if (type === 'number' && !/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(String(value))) problems.set(key, `${key}: must be number (got ${shown(key, value)})`)
+    if (type === 'number' && !/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(String(value))) {
+      problems.set(key, `${key}: must be number (got ${shown(key, value)})`)
+    }
   }
   const withDefaults = Value.Default(schema, raw)
   const converted = Value.Convert(schema, withDefaults)

@@ -5,7 +5,9 @@ import type { Decode, Wording } from './fastify/input.ts'
 
 /** A pattern that matches `word` in any letter case (JSON Schema patterns have no case-insensitive flag). */
 export function caseless (word: string): string {
-  return [...word].map((c) => /[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('')
+  return [...word]
+    .map((c) => /[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('')
 }
 
 /** A pattern matching exactly one of `words`, in any letter case when `anyCase`. */

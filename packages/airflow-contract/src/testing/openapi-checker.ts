@@ -24,7 +24,8 @@ export function openApiChecker (documents: Array<{ id: string, doc: OpenApiDocum
   addFormats(ajv)
   for (const { id, doc } of documents) ajv.addSchema({ $id: `${id}.json`, components: doc.components ?? {} })
   // a schema taken out of its document resolves its local refs inside that document's components
-  const rebase = (schema: unknown, id: string): unknown => JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, `"$ref":"${id}.json#/`))
+  const rebase = (schema: unknown, id: string): unknown =>
+    JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, `"$ref":"${id}.json#/`))
   const templates = documents.flatMap(({ id, doc }) => Object.entries(doc.paths).map(([template, ops]) => {
     const source = template.split('/').map((s) => s.startsWith('{') ? '([^/]+)' : s.replace(/[.*+?^${}()|[\]\\~]/g, '\\$&')).join('/')
     return { id, template, ops, re: new RegExp(`^${source}$`), params: (template.match(/\{/g) ?? []).length }

@@ -174,7 +174,9 @@ export async function payloadFiles (
     ...(params.staticLabels.length > 0 ? [`--node-labels=${params.staticLabels.join(',')}`] : []), ...kubeletArgs]
   for (const arg of extraArgs) {
     // an EnvironmentFile line: a quote or newline here would inject variables
-    if (/["\\\n\r$`]/.test(arg)) throw new DesignError(`Kubelet argument ${JSON.stringify(arg)} contains characters that cannot be written safely`)
+    if (/["\\\n\r$`]/.test(arg)) {
+      throw new DesignError(`Kubelet argument ${JSON.stringify(arg)} contains characters that cannot be written safely`)
+    }
   }
   const kubeletConfig = kubeadm
     ? ''

@@ -49,7 +49,12 @@ const Labels = (description: string) => Type.Optional(Type.Array(Type.String(), 
  * syntax is a rule of the domain (it words the problem it finds).
  */
 export const JoinQuerySchema = Type.Object({
-  design_ref: Type.String({ format: 'design-ref', description: 'URL of the site design (deckhand+http(s):// or http(s)://)', 'x-missing': missing, 'x-invalid': malformed('InvalidFormatError', 'design_ref must be a deckhand+http(s):// or http(s):// URL') }),
+  design_ref: Type.String({
+    format: 'design-ref',
+    description: 'URL of the site design (deckhand+http(s):// or http(s)://)',
+    'x-missing': missing,
+    'x-invalid': malformed('InvalidFormatError', 'design_ref must be a deckhand+http(s):// or http(s):// URL')
+  }),
   ip: Type.String({
     pattern: IPV4_PATTERN,
     description: 'The node\'s IPv4 address',

@@ -64,7 +64,9 @@ export const dagRunRoutes: FastifyPluginAsync<{ engine: Engine }> = async (app, 
         }
       }
       const orderBy = body.order_by ?? 'id'
-      if (orderBy.replace(/^-/, '') === 'duration') throw new BadRequest("Ordering with 'duration' is disallowed or the attribute does not exist on the model")
+      if (orderBy.replace(/^-/, '') === 'duration') {
+        throw new BadRequest("Ordering with 'duration' is disallowed or the attribute does not exist on the model")
+      }
       const page = engine.listRuns('~', {
         limit: body.page_limit ?? 100,
         unclamped: true,

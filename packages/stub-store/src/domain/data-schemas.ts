@@ -182,7 +182,11 @@ export function validateAgainstSchemas (docs: SchemaTarget[], registry: Map<stri
     const sensitive = doc.metadata.storagePolicy === 'encrypted' ||
       (Array.isArray(doc.metadata.substitutions) && doc.metadata.substitutions.length > 0)
     for (const e of validate.errors ?? []) {
-      const pathSegs = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s: string, i: number, all: string[]) => Array.isArray(getAt(doc.data, all.slice(0, i))) ? Number(s) : s)
+      const pathSegs = e.instancePath === ''
+        ? []
+        : e.instancePath.slice(1).split('/')
+          .map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+          .map((s: string, i: number, all: string[]) => Array.isArray(getAt(doc.data, all.slice(0, i))) ? Number(s) : s)
       const value = getAt(doc.data, pathSegs)
       let message = messageOf(e, value)
       if (sensitive && / is not of type /.test(message)) message = SANITIZED

@@ -99,7 +99,9 @@ class Checker {
   }
 
   pattern (value: unknown, re: RegExp): void {
-    if (this.type(value, 'string') && !re.test(value as string)) this.problems.push(`${repr(value)} does not match '${re.source.replace(/\\\//g, '/')}'`)
+    if (this.type(value, 'string') && !re.test(value as string)) {
+      this.problems.push(`${repr(value)} does not match '${re.source.replace(/\\\//g, '/')}'`)
+    }
   }
 }
 
