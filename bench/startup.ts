@@ -20,7 +20,7 @@ const ROOT = resolve(process.env.SLIPWAY_ROOT ?? resolve(import.meta.dirname, '.
 const RUNS = Number(process.env.RUNS ?? 5)
 const IDLE_MS = Number(process.env.IDLE_MS ?? 3000)
 const ONLY = process.env.ONLY
-const NODE_FLAGS = ['--max-semi-space-size=4']
+const NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=50']
 const HOST = '127.0.0.1'
 const PACKAGE_OF: Record<ProcessName, string> = {
   store: 'stub-store', engine: 'stub-engine', site: 'stub-site', bootstrap: 'bootstrap', orchestrator: 'orchestrator'

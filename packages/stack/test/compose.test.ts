@@ -50,8 +50,10 @@ describe('docker-compose.yml', () => {
   it.each(NAMES)('runs %s from its package, with variables its config schema knows', (name) => {
     const service = compose.services[name]
     expect(service, name).toBeDefined()
-    const entry = service?.command?.[1] ?? ''
+    const entry = service?.command?.at(-1) ?? ''
     expect(entry).toBe(`packages/${PACKAGES[name]}/src/server.ts`)
+    // the old generation's growth factor as npm start sets it (Node refuses it in NODE_OPTIONS, so each command has it)
+    expect(service?.command).toEqual(['node', '--heap-growing-percent=50', entry])
     expect(existsSync(resolve(ROOT, entry))).toBe(true)
     const known = Object.keys(SCHEMAS[name].properties)
     for (const variable of Object.keys(service?.environment ?? {})) expect(known, `${name}: ${variable}`).toContain(variable)
