@@ -41,7 +41,11 @@ export async function buildApp (deps: AppDeps) {
     authenticator: deps.authenticator,
     policy: deps.policy,
     metrics: deps.metrics,
-    openapi: { title: 'Slipway orchestrator', version: '1.0', description: 'Site configuration documents, actions, workflows, site statuses, logs and notes (seed 000)' }
+    openapi: {
+      title: 'Slipway orchestrator',
+      version: '1.0',
+      description: 'Site configuration documents, actions, workflows, site statuses, logs and notes (seed 000)'
+    }
   })
   // configdocs bodies of any content type are YAML, read as text (Shipyard never checks their content type); the
   // actions routes read JSON

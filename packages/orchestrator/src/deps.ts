@@ -89,7 +89,8 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
   })
   metrics?.gauge('slipway_action_starts_pending', 'Actions whose start the engine had not confirmed at the last reconciling pass',
     () => actions.reconcileStatus()?.pending)
-  metrics?.gauge('slipway_orphan_runs', 'Runs of the action workflows in the engine without an action in this database, at the last reconciling pass',
+  metrics?.gauge('slipway_orphan_runs',
+    'Runs of the action workflows in the engine without an action in this database, at the last reconciling pass',
     () => actions.reconcileStatus()?.orphans)
   return {
     repos,
@@ -179,8 +180,12 @@ export function startStagingRecovery (
     running = true
     deps.configdocs.recoverStaging({ contextMarker: 'staging-recovery', user: 'slipway' })
       .then((result) => {
-        if (result === 'busy' && !waiting) log('a staging cut short waits for the configdocs lock (held by the process that made it until its lease runs out)')
-        if (typeof result === 'number' && result > 0) log('a staging cut short was undone: the buffer is as it was before it', { undone: result })
+        if (result === 'busy' && !waiting) {
+          log('a staging cut short waits for the configdocs lock (held by the process that made it until its lease runs out)')
+        }
+        if (typeof result === 'number' && result > 0) {
+          log('a staging cut short was undone: the buffer is as it was before it', { undone: result })
+        }
         waiting = result === 'busy'
       })
       .catch((error: unknown) => { log('a staging cut short could not be undone yet', { err: error }) })

@@ -10,7 +10,9 @@ export { createDeps, startStagingRecovery, startTagPoller, type Deps, type DepsO
 export { STEP_ORDER } from './domain/catalog.ts'
 
 /** Starts the service on its configured host and port (tests: PORT=0); url is the API root. */
-export async function startOrchestrator (config: Config = loadConfig({ PORT: '0', ORCHESTRATOR_DATA_DIR: ':memory:' })): Promise<{ url: string, close: () => Promise<void> }> {
+export async function startOrchestrator (
+  config: Config = loadConfig({ PORT: '0', ORCHESTRATOR_DATA_DIR: ':memory:' })
+): Promise<{ url: string, close: () => Promise<void> }> {
   const deps = await createDeps(config)
   const app = await buildApp({ ...deps, logger: false })
   await app.listen({ host: config.HOST, port: config.PORT })

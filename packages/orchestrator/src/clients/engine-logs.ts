@@ -5,7 +5,9 @@
  * Keys not shown as `key=value`: those of the line's head, and the task instance's identity, which Airflow 3.2 and
  * later repeat on every line of a try's log and which the step's log names already.
  */
-const HIDDEN_KEYS = new Set(['timestamp', 'level', 'event', 'error_detail', 'dag_id', 'task_id', 'run_id', 'try_number', 'map_index', 'ti_id'])
+const HIDDEN_KEYS = new Set([
+  'timestamp', 'level', 'event', 'error_detail', 'dag_id', 'task_id', 'run_id', 'try_number', 'map_index', 'ti_id'
+])
 
 interface Frame { filename?: unknown, lineno?: unknown, name?: unknown }
 interface ExceptionDetail { exc_type?: unknown, exc_value?: unknown, frames?: unknown, exceptions?: unknown, is_cause?: unknown }
@@ -18,9 +20,15 @@ function traceback (detail: unknown): string[] {
   const lines: string[] = []
   for (const [i, raw] of [...detail].reverse().entries()) {
     const e = (raw ?? {}) as ExceptionDetail
-    if (i > 0) lines.push('', e.is_cause === true ? 'The above exception was the direct cause of the following exception:' : 'During handling of the above exception, another exception occurred:', '')
+    if (i > 0) {
+      lines.push('', e.is_cause === true
+        ? 'The above exception was the direct cause of the following exception:'
+        : 'During handling of the above exception, another exception occurred:', '')
+    }
     lines.push('Traceback (most recent call last):')
-    for (const f of Array.isArray(e.frames) ? e.frames as Frame[] : []) lines.push(`  File "${show(f.filename ?? '?')}", line ${show(f.lineno ?? '?')}, in ${show(f.name ?? '?')}`)
+    for (const f of Array.isArray(e.frames) ? e.frames as Frame[] : []) {
+      lines.push(`  File "${show(f.filename ?? '?')}", line ${show(f.lineno ?? '?')}, in ${show(f.name ?? '?')}`)
+    }
     lines.push(`${show(e.exc_type ?? 'Exception')}: ${show(e.exc_value ?? '')}`)
   }
   return lines
@@ -35,8 +43,11 @@ function lineOf (entry: unknown): string[] {
   if (event.startsWith('::endgroup::')) return []
   // a bare message (Airflow 3.2 and later list the log's sources as such lines inside the source group)
   if (Object.keys(e).every((key) => key === 'event')) return [event]
-  const extra = Object.entries(e).filter(([key, value]) => !HIDDEN_KEYS.has(key) && value !== undefined).map(([key, value]) => `${key}=${show(value)}`)
-  const head = `[${show(e.timestamp ?? '')}] ${show(e.level ?? 'info').toUpperCase()} - ${event}${extra.length > 0 ? ` ${extra.join(' ')}` : ''}`
+  const extra = Object.entries(e)
+    .filter(([key, value]) => !HIDDEN_KEYS.has(key) && value !== undefined)
+    .map(([key, value]) => `${key}=${show(value)}`)
+  const tail = extra.length > 0 ? ` ${extra.join(' ')}` : ''
+  const head = `[${show(e.timestamp ?? '')}] ${show(e.level ?? 'info').toUpperCase()} - ${event}${tail}`
   return e.error_detail === undefined ? [head] : [head, ...traceback(e.error_detail)]
 }
 

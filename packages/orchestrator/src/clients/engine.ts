@@ -7,7 +7,16 @@ import type { EngineDag, EngineRun, EngineTask } from './engine-views.ts'
 
 export type { EngineDag, EngineRun, EngineTask } from './engine-views.ts'
 
-export interface EngineOptions { baseUrl: string, username: string, password: string, timeoutMs: number, dispatcher?: Dispatcher, now?: () => number, metrics?: Pick<Metrics, 'outbound'> }
+export interface EngineOptions {
+  baseUrl: string
+  username: string
+  password: string
+  timeoutMs: number
+  dispatcher?: Dispatcher
+  now?: () => number
+  metrics?: Pick<Metrics, 'outbound'>
+}
+type TaskPage = { task_instances: EngineTask[], total_entries: number }
 
 function expiryOf (jwt: string): number | undefined {
   try {
@@ -88,7 +97,13 @@ async function allPages<T> (fetchPage: (offset: number) => Promise<{ items: T[],
 
 export function createEngineClient (options: EngineOptions) {
   const now = options.now ?? Date.now
-  const auth = createHttpClient({ component: 'engine', baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, dispatcher: options.dispatcher, metrics: options.metrics })
+  const auth = createHttpClient({
+    component: 'engine',
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs,
+    dispatcher: options.dispatcher,
+    metrics: options.metrics
+  })
   let cached: { token: string, renewAt: number } | undefined
   let pending: Promise<string> | undefined
 
@@ -97,10 +112,15 @@ export function createEngineClient (options: EngineOptions) {
       ? await auth.request('GET', '/auth/token')
       : await auth.request('POST', '/auth/token', { json: { username: options.username, password: options.password } })
     if (response.statusCode !== 200 && response.statusCode !== 201) {
-      throw new DownstreamError('engine', `Unable to retrieve JWT token (${response.statusCode}: ${detailOf(response.text)})`, { failure: 'unreachable', upstreamStatus: response.statusCode })
+      throw new DownstreamError('engine',
+        `Unable to retrieve JWT token (${response.statusCode}: ${detailOf(response.text)})`,
+        { failure: 'unreachable', upstreamStatus: response.statusCode }
+      )
     }
     const token = auth.parseJson<{ access_token?: string }>(response, 'POST /auth/token').access_token
-    if (typeof token !== 'string' || token === '') throw new DownstreamError('engine', 'Unable to retrieve JWT token', { failure: 'unreachable' })
+    if (typeof token !== 'string' || token === '') {
+      throw new DownstreamError('engine', 'Unable to retrieve JWT token', { failure: 'unreachable' })
+    }
     const exp = expiryOf(token)
     cached = { token, renewAt: exp === undefined ? now() + 300_000 : exp - 30_000 }
     return token
@@ -123,9 +143,13 @@ export function createEngineClient (options: EngineOptions) {
     metrics: options.metrics
   })
 
-  async function call<T> (method: Dispatcher.HttpMethod, path: string, body?: unknown, ctx?: CallContext, accept = 'application/json'): Promise<{ status: number, value: T, text: string }> {
+  async function call<T> (
+    method: Dispatcher.HttpMethod, path: string, body?: unknown, ctx?: CallContext, accept = 'application/json'
+  ): Promise<{ status: number, value: T, text: string }> {
     // Airflow reads a Bearer token; the common client sends X-Auth-Token, so put the JWT where Airflow looks
-    const send = async (token: string) => await http.request(method, path, { ctx, json: body, headers: { authorization: `Bearer ${token}`, accept, 'cache-control': 'no-cache' } })
+    const send = async (token: string) => await http.request(method, path, {
+      ctx, json: body, headers: { authorization: `Bearer ${token}`, accept, 'cache-control': 'no-cache' }
+    })
     const first = await tokenSource.token()
     let response = await send(first.token)
     // Airflow 3.1 answers an expired token 401 and one it cannot verify (its secret rotated, the server restarted)
@@ -135,10 +159,17 @@ export function createEngineClient (options: EngineOptions) {
       tokenSource.invalidate()
       response = await send((await tokenSource.token()).token)
     }
-    if (response.statusCode === 404) throw new NotFoundError('Not found in the workflow engine', detailOf(response.text), { errorType: 'AirflowError' })
-    if (response.statusCode === 409) throw new ConflictError('Conflict in the workflow engine', detailOf(response.text), { errorType: 'AirflowError' })
+    if (response.statusCode === 404) {
+      throw new NotFoundError('Not found in the workflow engine', detailOf(response.text), { errorType: 'AirflowError' })
+    }
+    if (response.statusCode === 409) {
+      throw new ConflictError('Conflict in the workflow engine', detailOf(response.text), { errorType: 'AirflowError' })
+    }
     if (response.statusCode >= 400) {
-      throw new DownstreamError('engine', `The engine answered ${method} ${path} with ${response.statusCode}: ${detailOf(response.text)}`, { upstreamStatus: response.statusCode })
+      throw new DownstreamError('engine',
+        `The engine answered ${method} ${path} with ${response.statusCode}: ${detailOf(response.text)}`,
+        { upstreamStatus: response.statusCode }
+      )
     }
     const value = (response.text === '' || !accept.includes('json') ? undefined : http.parseJson<T>(response, `${method} ${path}`)) as T
     return { status: response.statusCode, value, text: response.text }
@@ -181,7 +212,8 @@ export function createEngineClient (options: EngineOptions) {
       for (let attempt = 1; ; attempt++) {
         const logicalDate = nextLogicalDate()
         try {
-          return (await call<EngineRun>('POST', `/api/v2/dags/${enc(dagId)}/dagRuns`, { dag_run_id: runId, logical_date: logicalDate, conf }, ctx)).value
+          const body = { dag_run_id: runId, logical_date: logicalDate, conf }
+          return (await call<EngineRun>('POST', `/api/v2/dags/${enc(dagId)}/dagRuns`, body, ctx)).value
         } catch (error) {
           if (!(error instanceof ConflictError)) throw error
           const existing = await getRun(dagId, runId, ctx)
@@ -207,7 +239,8 @@ export function createEngineClient (options: EngineOptions) {
     /** Task instances of one run, paged. */
     async tasks (dagId: string, runId: string, ctx?: CallContext): Promise<EngineTask[]> {
       return await allPages(async (offset) => {
-        const page = (await call<{ task_instances: EngineTask[], total_entries: number }>('GET', `${runPath(dagId, runId)}/taskInstances?limit=${PAGE_LIMIT}&offset=${offset}`, undefined, ctx)).value
+        const path = `${runPath(dagId, runId)}/taskInstances?limit=${PAGE_LIMIT}&offset=${offset}`
+        const page = (await call<TaskPage>('GET', path, undefined, ctx)).value
         return { items: page.task_instances, total: page.total_entries }
       })
     },
@@ -222,7 +255,7 @@ export function createEngineClient (options: EngineOptions) {
         tasks.push(...await allPages(async (offset) => {
           const body: Record<string, unknown> = { dag_run_ids: runIds, page_offset: offset, page_limit: BATCH_PAGE_LIMIT }
           if (filter.dagIds !== undefined) body.dag_ids = filter.dagIds
-          const page = (await call<{ task_instances: EngineTask[], total_entries: number }>('POST', '/api/v2/dags/~/dagRuns/~/taskInstances/list', body, ctx)).value
+          const page = (await call<TaskPage>('POST', '/api/v2/dags/~/dagRuns/~/taskInstances/list', body, ctx)).value
           return { items: page.task_instances, total: page.total_entries }
         }))
       }
@@ -231,7 +264,8 @@ export function createEngineClient (options: EngineOptions) {
     /** Every DAG with its pause flag, paged. */
     async dags (ctx?: CallContext): Promise<EngineDag[]> {
       return await allPages(async (offset) => {
-        const page = (await call<{ dags: EngineDag[], total_entries: number }>('GET', `/api/v2/dags?limit=${PAGE_LIMIT}&offset=${offset}&order_by=dag_id`, undefined, ctx)).value
+        const path = `/api/v2/dags?limit=${PAGE_LIMIT}&offset=${offset}&order_by=dag_id`
+        const page = (await call<{ dags: EngineDag[], total_entries: number }>('GET', path, undefined, ctx)).value
         return { items: page.dags, total: page.total_entries }
       })
     },
@@ -243,11 +277,13 @@ export function createEngineClient (options: EngineOptions) {
       const query = `updated_at_gte=${enc(since)}&limit=${PAGE_LIMIT}&order_by=id`
       const [runs, tasks] = await Promise.all([
         allPages(async (offset) => {
-          const page = (await call<{ dag_runs: EngineRun[], total_entries: number }>('GET', `/api/v2/dags/~/dagRuns?${query}&offset=${offset}`, undefined, ctx)).value
+          const path = `/api/v2/dags/~/dagRuns?${query}&offset=${offset}`
+          const page = (await call<{ dag_runs: EngineRun[], total_entries: number }>('GET', path, undefined, ctx)).value
           return { items: page.dag_runs, total: page.total_entries }
         }),
         allPages(async (offset) => {
-          const page = (await call<{ task_instances: EngineTask[], total_entries: number }>('GET', `/api/v2/dags/~/dagRuns/~/taskInstances?${query}&offset=${offset}`, undefined, ctx)).value
+          const path = `/api/v2/dags/~/dagRuns/~/taskInstances?${query}&offset=${offset}`
+          const page = (await call<TaskPage>('GET', path, undefined, ctx)).value
           return { items: page.task_instances, total: page.total_entries }
         })
       ])
@@ -255,7 +291,8 @@ export function createEngineClient (options: EngineOptions) {
     },
     /** One try's log as text: every structured line with all its keys, a failure's traceback as Python prints it. */
     async log (dagId: string, runId: string, taskId: string, tryNumber: number, ctx?: CallContext): Promise<string> {
-      const body = (await call<{ content?: unknown[] }>('GET', `${runPath(dagId, runId)}/taskInstances/${enc(taskId)}/logs/${tryNumber}?full_content=true`, undefined, ctx)).value
+      const path = `${runPath(dagId, runId)}/taskInstances/${enc(taskId)}/logs/${tryNumber}?full_content=true`
+      const body = (await call<{ content?: unknown[] }>('GET', path, undefined, ctx)).value
       return logText(body.content ?? [])
     }
   }

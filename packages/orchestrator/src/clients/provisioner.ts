@@ -4,7 +4,13 @@ import { createHttpClient, type CallContext, type Metrics, type ServiceTokenSour
 
 export interface ProvisionerNode { hostname: string, status_name?: string, power_state?: string }
 
-export function createProvisionerClient (options: { baseUrl: string, timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher, metrics?: Pick<Metrics, 'outbound'> }) {
+export function createProvisionerClient (options: {
+  baseUrl: string
+  timeoutMs: number
+  serviceAuth?: ServiceTokenSource
+  dispatcher?: Dispatcher
+  metrics?: Pick<Metrics, 'outbound'>
+}) {
   const http = createHttpClient({ component: 'provisioner', ...options })
   return {
     async nodes (ctx: CallContext): Promise<ProvisionerNode[]> {

@@ -21,7 +21,13 @@ export class StoreRejection extends Error {
   }
 }
 
-export function createStoreClient (options: { baseUrl: string, timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher, metrics?: Pick<Metrics, 'outbound'> }) {
+export function createStoreClient (options: {
+  baseUrl: string
+  timeoutMs: number
+  serviceAuth?: ServiceTokenSource
+  dispatcher?: Dispatcher
+  metrics?: Pick<Metrics, 'outbound'>
+}) {
   const http = createHttpClient({ component: 'store', ...options })
   const yamlHeaders = { accept: 'application/x-yaml' }
 
@@ -91,7 +97,8 @@ export function createStoreClient (options: { baseUrl: string, timeoutMs: number
       revisionId: number,
       ctx: CallContext
     ): Promise<Array<{ name?: string, status?: string, errors?: Array<Record<string, unknown>> }>> {
-      const body = await yamlOf<{ results?: Array<{ name?: string, status?: string, errors?: Array<Record<string, unknown>> }> }>(`/revisions/${revisionId}/validations/detail`, ctx)
+      type Detail = { name?: string, status?: string, errors?: Array<Record<string, unknown>> }
+      const body = await yamlOf<{ results?: Detail[] }>(`/revisions/${revisionId}/validations/detail`, ctx)
       return body.results ?? []
     },
     parseYaml: <T>(text: string, what: string): T => http.parseYaml<T>({ statusCode: 200, headers: {}, text }, what)

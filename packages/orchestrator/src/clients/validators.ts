@@ -1,7 +1,9 @@
 // The components that validate a design at commit (Drydock, Armada, Promenade's /validatedesign): POST <url> with the
 // design reference; 200 and 400 are answers, anything else (or garbage, or silence) is an error naming the component.
 import type { Dispatcher } from 'undici'
-import { createHttpClient, DownstreamError, type CallContext, type Metrics, type ServiceTokenSource, type ValidationMessage } from '@slipway/common'
+import {
+  createHttpClient, DownstreamError, type CallContext, type Metrics, type ServiceTokenSource, type ValidationMessage
+} from '@slipway/common'
 
 export interface ValidatorTarget { name: string, url: string }
 
@@ -27,7 +29,13 @@ function unable (name: string, diagnostic: string): ValidationMessage {
   }
 }
 
-export function createValidatorClient (options: { targets: ValidatorTarget[], timeoutMs: number, serviceAuth?: ServiceTokenSource, dispatcher?: Dispatcher, metrics?: Pick<Metrics, 'outbound'> }) {
+export function createValidatorClient (options: {
+  targets: ValidatorTarget[]
+  timeoutMs: number
+  serviceAuth?: ServiceTokenSource
+  dispatcher?: Dispatcher
+  metrics?: Pick<Metrics, 'outbound'>
+}) {
   async function one (target: ValidatorTarget, designRef: string, ctx: CallContext): Promise<ValidationMessage[]> {
     const url = new URL(target.url)
     const http = createHttpClient({
@@ -53,7 +61,9 @@ export function createValidatorClient (options: { targets: ValidatorTarget[], ti
       return [unable(target.name, `Unreadable JSON: ${(error as Error).message}`)]
     }
     const list = body?.details?.messageList
-    if (!Array.isArray(list)) return [{ ...unable(target.name, 'The answer has no details.messageList'), message: response.text.slice(0, 1000) }]
+    if (!Array.isArray(list)) {
+      return [{ ...unable(target.name, 'The answer has no details.messageList'), message: response.text.slice(0, 1000) }]
+    }
     return list.map((entry) => {
       const m = (entry ?? {}) as Record<string, unknown>
       const error = m.error === true

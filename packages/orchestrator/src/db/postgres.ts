@@ -7,7 +7,8 @@ import { toAction, toAudit, toLock, toNote, toStartStates, toValidationFailure, 
 
 /** Connects, migrates (one advisory lock so two instances do not race), and answers the repositories. */
 export async function openPostgres (url: string, options: { schema?: string } = {}): Promise<Repositories> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }) })
+  const searchPath = options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }
+  const pool = new pg.Pool({ connectionString: url, max: 10, ...searchPath })
   const client = await pool.connect()
   try {
     await client.query('SELECT pg_advisory_lock(7414001)')
@@ -38,18 +39,22 @@ export async function openPostgres (url: string, options: { schema?: string } = 
         const client = await pool.connect()
         try {
           await client.query('BEGIN')
-          await client.query(`INSERT INTO actions (id, name, parameters, dag_id, dag_execution_date, "user", datetime, context_marker, committed_rev_id,
-            allow_intermediate_commits, validation_failed, tags_done, start_state, start_reason, trigger_at)
+          await client.query(`INSERT INTO actions (id, name, parameters, dag_id, dag_execution_date, "user", datetime, context_marker,
+            committed_rev_id, allow_intermediate_commits, validation_failed, tags_done, start_state, start_reason, trigger_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
           [a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime, a.context_marker,
             a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0,
             a.start_state, a.start_reason, a.trigger_at])
           const { audit: r, failure: f } = also
           if (r !== undefined) {
-            await client.query('INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES ($1, $2, $3, $4, $5)', [r.id, r.action_id, r.command, r.user, r.datetime])
+            await client.query(
+              'INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES ($1, $2, $3, $4, $5)',
+              [r.id, r.action_id, r.command, r.user, r.datetime])
           }
           if (f !== undefined) {
-            await client.query('INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES ($1, $2, $3, $4)', [f.id, f.action_id, f.validation_name, f.details])
+            await client.query(
+              'INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES ($1, $2, $3, $4)',
+              [f.id, f.action_id, f.validation_name, f.details])
           }
           await client.query('COMMIT')
         } catch (error) {
@@ -59,17 +64,33 @@ export async function openPostgres (url: string, options: { schema?: string } = 
           client.release()
         }
       },
-      async get (id) { const row = (await q('SELECT * FROM actions WHERE id = $1', [id]))[0]; return row === undefined ? undefined : toAction(row) },
+      async get (id) {
+        const row = (await q('SELECT * FROM actions WHERE id = $1', [id]))[0]
+        return row === undefined ? undefined : toAction(row)
+      },
       list: async () => (await q('SELECT * FROM actions ORDER BY id')).map(toAction),
-      listTagsPending: async () => (await q('SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 AND start_state = \'started\' ORDER BY id')).map(toAction),
+      listTagsPending: async () => (await q(
+        'SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 AND start_state = \'started\' ORDER BY id'
+      )).map(toAction),
       async markTagsDone (id) { await q('UPDATE actions SET tags_done = 1 WHERE id = $1', [id]) },
       listStartPending: async () => (await q('SELECT * FROM actions WHERE start_state = \'pending\' ORDER BY id')).map(toAction),
-      markStarted: async (id, date) => (await pool.query(`UPDATE actions SET start_state = 'started', start_reason = NULL,
-        dag_execution_date = COALESCE($1, dag_execution_date) WHERE id = $2 AND start_state IN ('pending', 'failed')`, [date, id])).rowCount !== 0,
-      markStartFailed: async (id, reason) => (await pool.query('UPDATE actions SET start_state = \'failed\', start_reason = $1 WHERE id = $2 AND start_state = \'pending\'', [reason, id])).rowCount !== 0,
-      async notePending (id, at, reason) { await q('UPDATE actions SET trigger_at = $1, start_reason = $2 WHERE id = $3 AND start_state = \'pending\'', [at, reason, id]) },
-      findRetries: async (query) => (await q(`SELECT * FROM actions WHERE context_marker = $1 AND "user" = $2 AND name = $3 AND datetime >= $4
-        AND start_state IN ('pending', 'started') ORDER BY id DESC`, [query.contextMarker, query.user, query.name, query.since])).map(toAction),
+      async markStarted (id, date) {
+        const sql = `UPDATE actions SET start_state = 'started', start_reason = NULL,
+          dag_execution_date = COALESCE($1, dag_execution_date) WHERE id = $2 AND start_state IN ('pending', 'failed')`
+        return (await pool.query(sql, [date, id])).rowCount !== 0
+      },
+      async markStartFailed (id, reason) {
+        const sql = 'UPDATE actions SET start_state = \'failed\', start_reason = $1 WHERE id = $2 AND start_state = \'pending\''
+        return (await pool.query(sql, [reason, id])).rowCount !== 0
+      },
+      async notePending (id, at, reason) {
+        await q('UPDATE actions SET trigger_at = $1, start_reason = $2 WHERE id = $3 AND start_state = \'pending\'', [at, reason, id])
+      },
+      async findRetries (query) {
+        const sql = `SELECT * FROM actions WHERE context_marker = $1 AND "user" = $2 AND name = $3 AND datetime >= $4
+          AND start_state IN ('pending', 'started') ORDER BY id DESC`
+        return (await q(sql, [query.contextMarker, query.user, query.name, query.since])).map(toAction)
+      },
       async startStates (ids) {
         const rows = ids.length === 0 ? [] : await q('SELECT id, start_state FROM actions WHERE id = ANY($1::text[])', [ids])
         return toStartStates(rows)
@@ -78,8 +99,10 @@ export async function openPostgres (url: string, options: { schema?: string } = 
         // one round trip: the action row and, as JSON lists in the order each list read gives them, its failed
         // validations, its audit, its notes and its steps' notes
         const row = (await q(`SELECT a.*,
-          COALESCE((SELECT json_agg(f ORDER BY f.id) FROM preflight_validation_failures f WHERE f.action_id = a.id), '[]') AS detail_validations,
-          COALESCE((SELECT json_agg(c ORDER BY c.datetime, c.id) FROM action_command_audit c WHERE c.action_id = a.id), '[]') AS detail_audit,
+          COALESCE((SELECT json_agg(f ORDER BY f.id) FROM preflight_validation_failures f WHERE f.action_id = a.id), '[]')
+            AS detail_validations,
+          COALESCE((SELECT json_agg(c ORDER BY c.datetime, c.id) FROM action_command_audit c WHERE c.action_id = a.id), '[]')
+            AS detail_audit,
           COALESCE((SELECT json_agg(n ORDER BY n.note_timestamp, n.note_id) FROM notes n
             WHERE n.assoc_id = 'action/' || a.id AND n.verbosity <= $2), '[]') AS detail_action_notes,
           COALESCE((SELECT json_agg(n ORDER BY n.note_timestamp, n.note_id) FROM notes n
@@ -97,22 +120,36 @@ export async function openPostgres (url: string, options: { schema?: string } = 
       }
     },
     audit: {
-      async insert (r) { await q('INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES ($1, $2, $3, $4, $5)', [r.id, r.action_id, r.command, r.user, r.datetime]) },
-      listFor: async (actionId) => (await q('SELECT id, action_id, command, "user", datetime FROM action_command_audit WHERE action_id = $1 ORDER BY datetime, id', [actionId])).map(toAudit)
+      async insert (r) {
+        await q('INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES ($1, $2, $3, $4, $5)',
+          [r.id, r.action_id, r.command, r.user, r.datetime])
+      },
+      listFor: async (actionId) => (await q(
+        'SELECT id, action_id, command, "user", datetime FROM action_command_audit WHERE action_id = $1 ORDER BY datetime, id',
+        [actionId])).map(toAudit)
     },
     validationFailures: {
-      async insert (r) { await q('INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES ($1, $2, $3, $4)', [r.id, r.action_id, r.validation_name, r.details]) },
-      listFor: async (actionId) => (await q('SELECT * FROM preflight_validation_failures WHERE action_id = $1 ORDER BY id', [actionId])).map(toValidationFailure)
+      async insert (r) {
+        await q('INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES ($1, $2, $3, $4)',
+          [r.id, r.action_id, r.validation_name, r.details])
+      },
+      listFor: async (actionId) => (await q(
+        'SELECT * FROM preflight_validation_failures WHERE action_id = $1 ORDER BY id', [actionId])).map(toValidationFailure)
     },
     notes: {
       async insert (n) {
         await q(`INSERT INTO notes (note_id, assoc_id, subject, sub_type, note_val, verbosity, link_url, is_auth_link, note_timestamp)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [n.note_id, n.assoc_id, n.subject, n.sub_type, n.note_val, n.verbosity, n.link_url, n.is_auth_link ? 1 : 0, n.note_timestamp])
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [n.note_id, n.assoc_id, n.subject, n.sub_type, n.note_val, n.verbosity, n.link_url, n.is_auth_link ? 1 : 0, n.note_timestamp])
       },
-      async get (noteId) { const row = (await q('SELECT * FROM notes WHERE note_id = $1', [noteId]))[0]; return row === undefined ? undefined : toNote(row) },
+      async get (noteId) {
+        const row = (await q('SELECT * FROM notes WHERE note_id = $1', [noteId]))[0]
+        return row === undefined ? undefined : toNote(row)
+      },
       async find ({ exact = [], prefix, maxVerbosity }) {
         if (maxVerbosity < 1 || (exact.length === 0 && prefix === undefined)) return []
-        const rows = await q(`SELECT * FROM notes WHERE (assoc_id = ANY($1::text[]) OR ($2::text IS NOT NULL AND left(assoc_id, length($2::text)) = $2::text))
+        const rows = await q(`SELECT * FROM notes
+          WHERE (assoc_id = ANY($1::text[]) OR ($2::text IS NOT NULL AND left(assoc_id, length($2::text)) = $2::text))
           AND verbosity <= $3 ORDER BY note_timestamp, note_id`, [exact, prefix ?? null, maxVerbosity])
         return rows.map(toNote)
       }
@@ -124,9 +161,12 @@ export async function openPostgres (url: string, options: { schema?: string } = 
           await client.query('BEGIN')
           // serialise acquirers of this lock type for the length of the transaction
           await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockType])
-          const live = await client.query('SELECT id FROM api_locks WHERE lock_type = $1 AND released = 0 AND expires_at > $2 LIMIT 1', [lockType, now.toISOString()])
+          const live = await client.query(
+            'SELECT id FROM api_locks WHERE lock_type = $1 AND released = 0 AND expires_at > $2 LIMIT 1',
+            [lockType, now.toISOString()])
           if (live.rows.length > 0) { await client.query('COMMIT'); return undefined }
-          await client.query('INSERT INTO api_locks (id, lock_type, "user", reference_id, acquired_at, expires_at, released) VALUES ($1, $2, $3, $4, $5, $6, 0)',
+          await client.query(
+            'INSERT INTO api_locks (id, lock_type, "user", reference_id, acquired_at, expires_at, released) VALUES ($1, $2, $3, $4, $5, $6, 0)',
             [id, lockType, user, referenceId, now.toISOString(), new Date(now.getTime() + leaseS * 1000).toISOString()])
           await client.query('COMMIT')
         } catch (error) {
@@ -138,7 +178,10 @@ export async function openPostgres (url: string, options: { schema?: string } = 
         return toLock((await q('SELECT * FROM api_locks WHERE id = $1', [id]))[0] as Row)
       },
       async release (id) { await q('UPDATE api_locks SET released = 1 WHERE id = $1', [id]) },
-      async get (id) { const row = (await q('SELECT * FROM api_locks WHERE id = $1', [id]))[0]; return row === undefined ? undefined : toLock(row) }
+      async get (id) {
+        const row = (await q('SELECT * FROM api_locks WHERE id = $1', [id]))[0]
+        return row === undefined ? undefined : toLock(row)
+      }
     },
     stagingJournal: postgresStagingJournal(q),
     async close () {

@@ -52,11 +52,12 @@ export function openSqlite (dataDir: string): Repositories {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     getAction: db.prepare('SELECT * FROM actions WHERE id = ?'),
     listActions: db.prepare('SELECT * FROM actions ORDER BY id'),
-    tagsPending: db.prepare('SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 AND start_state = \'started\' ORDER BY id'),
+    tagsPending: db.prepare(
+      'SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 AND start_state = \'started\' ORDER BY id'),
     markTags: db.prepare('UPDATE actions SET tags_done = 1 WHERE id = ?'),
     startPending: db.prepare('SELECT * FROM actions WHERE start_state = \'pending\' ORDER BY id'),
-    markStarted: db.prepare(`UPDATE actions SET start_state = 'started', start_reason = NULL, dag_execution_date = COALESCE(?, dag_execution_date)
-      WHERE id = ? AND start_state IN ('pending', 'failed')`),
+    markStarted: db.prepare(`UPDATE actions SET start_state = 'started', start_reason = NULL,
+      dag_execution_date = COALESCE(?, dag_execution_date) WHERE id = ? AND start_state IN ('pending', 'failed')`),
     markStartFailed: db.prepare('UPDATE actions SET start_state = \'failed\', start_reason = ? WHERE id = ? AND start_state = \'pending\''),
     notePending: db.prepare('UPDATE actions SET trigger_at = ?, start_reason = ? WHERE id = ? AND start_state = \'pending\''),
     retries: db.prepare(`SELECT * FROM actions WHERE context_marker = ? AND "user" = ? AND name = ? AND datetime >= ?
@@ -67,11 +68,13 @@ export function openSqlite (dataDir: string): Repositories {
     listAudit: db.prepare('SELECT * FROM action_command_audit WHERE action_id = ? ORDER BY datetime, id'),
     insertFailure: db.prepare('INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES (?, ?, ?, ?)'),
     listFailures: db.prepare('SELECT * FROM preflight_validation_failures WHERE action_id = ? ORDER BY id'),
-    insertNote: db.prepare(`INSERT INTO notes (note_id, assoc_id, subject, sub_type, note_val, verbosity, link_url, is_auth_link, note_timestamp)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insertNote: db.prepare(`INSERT INTO notes (note_id, assoc_id, subject, sub_type, note_val, verbosity, link_url, is_auth_link,
+      note_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     getNote: db.prepare('SELECT * FROM notes WHERE note_id = ?'),
-    liveLock: db.prepare('SELECT * FROM api_locks WHERE lock_type = ? AND released = 0 AND expires_at > ? ORDER BY acquired_at DESC, id DESC LIMIT 1'),
-    insertLock: db.prepare('INSERT INTO api_locks (id, lock_type, "user", reference_id, acquired_at, expires_at, released) VALUES (?, ?, ?, ?, ?, ?, 0)'),
+    liveLock: db.prepare(
+      'SELECT * FROM api_locks WHERE lock_type = ? AND released = 0 AND expires_at > ? ORDER BY acquired_at DESC, id DESC LIMIT 1'),
+    insertLock: db.prepare(
+      'INSERT INTO api_locks (id, lock_type, "user", reference_id, acquired_at, expires_at, released) VALUES (?, ?, ?, ?, ?, ?, 0)'),
     releaseLock: db.prepare('UPDATE api_locks SET released = 1 WHERE id = ?'),
     getLock: db.prepare('SELECT * FROM api_locks WHERE id = ?')
   }
@@ -147,7 +150,8 @@ export function openSqlite (dataDir: string): Repositories {
           const last = chars.pop() as string
           params.push(prefix, chars.join('') + String.fromCodePoint((last.codePointAt(0) ?? 0) + 1))
         }
-        const rows = prepared(`SELECT * FROM notes WHERE (${clauses.join(' OR ')}) AND verbosity <= ? ORDER BY note_timestamp, note_id`).all(...params, maxVerbosity)
+        const sql = `SELECT * FROM notes WHERE (${clauses.join(' OR ')}) AND verbosity <= ? ORDER BY note_timestamp, note_id`
+        const rows = prepared(sql).all(...params, maxVerbosity)
         return rows.map((r) => toNote(r as Row))
       }
     },

@@ -12,7 +12,9 @@ import { noteView, type NoteView, type Notes } from './notes.ts'
 import { keptAnswers } from './kept-answers.ts'
 
 /** How a saved start state reads in the entity's `start_status`. */
-const START_STATUS: Record<StartState, string> = { pending: 'trigger_pending', started: 'started', failed: 'failed_to_start', refused: 'refused' }
+const START_STATUS: Record<StartState, string> = {
+  pending: 'trigger_pending', started: 'started', failed: 'failed_to_start', refused: 'refused'
+}
 
 export function createActionReads (deps: {
   repos: Repositories
@@ -91,7 +93,9 @@ export function createActionReads (deps: {
       context_marker: action.context_marker,
       dag_status: run?.state ?? null,
       // the same rule for a list and one action, whether the steps came from the engine watch or the engine
-      action_lifecycle: start === 'refused' || start === 'failed_to_start' ? 'Failed' : actionLifecycle(run?.state, dagPaused, steps.map((s) => s.state)),
+      action_lifecycle: start === 'refused' || start === 'failed_to_start'
+        ? 'Failed'
+        : actionLifecycle(run?.state, dagPaused, steps.map((s) => s.state)),
       start_status: start,
       start_reason: start === 'started' || start === 'refused' ? null : action.start_reason,
       // an action that never ran has no steps; one that did lists its workflow's whole step list
@@ -231,11 +235,16 @@ export function createActionReads (deps: {
     const task = resolveStep(orderedSteps(action.dag_id, steps), stepId)?.task
     if (task === undefined) throw new NotFoundError('Step Not Found!', `Unknown step ${stepId}`)
     const wanted = tryNumber ?? task.try_number
-    if (wanted < 1 || wanted > task.try_number) throw new NotFoundError('Step Not Found!', `Step ${stepId} has no try ${wanted} (tries: ${task.try_number})`)
+    if (wanted < 1 || wanted > task.try_number) {
+      throw new NotFoundError('Step Not Found!',
+        `Step ${stepId} has no try ${wanted} (tries: ${task.try_number})`)
+    }
     try {
       return await engine.log(task.dag_id, task.dag_run_id, task.task_id, wanted, ctx)
     } catch (error) {
-      if (error instanceof NotFoundError) throw new NotFoundError('Log retrieval error', 'Airflow endpoint returned error status code', { cause: error })
+      if (error instanceof NotFoundError) {
+        throw new NotFoundError('Log retrieval error', 'Airflow endpoint returned error status code', { cause: error })
+      }
       throw error
     }
   }

@@ -96,8 +96,12 @@ export interface ReconcileLine { level: 'debug' | 'info' | 'warn', details: Reco
  */
 export function reconcileLines (report: ReconcileReport, atStart = false): ReconcileLine[] {
   const lines: ReconcileLine[] = []
-  for (const id of report.started) lines.push({ level: 'info', details: { actionId: id }, message: 'action start confirmed: the engine has its run' })
-  for (const id of report.failed) lines.push({ level: 'warn', details: { actionId: id }, message: 'action failed to start: the engine has no run for it' })
+  for (const id of report.started) {
+    lines.push({ level: 'info', details: { actionId: id }, message: 'action start confirmed: the engine has its run' })
+  }
+  for (const id of report.failed) {
+    lines.push({ level: 'warn', details: { actionId: id }, message: 'action failed to start: the engine has no run for it' })
+  }
   for (const run of report.newOrphans) {
     lines.push({
       level: 'warn',

@@ -118,7 +118,8 @@ export function createActionStarter (deps: {
       // the answer is lost, not the request: the engine may have made the run
       const found = await engine.run(action.dag_id, action.id, ctx).catch(() => undefined)
       if (found === undefined) {
-        await repos.actions.notePending(action.id, action.trigger_at ?? new Date(now()).toISOString(), `The engine did not confirm the trigger: ${error.reason}`)
+        const triggerAt = action.trigger_at ?? new Date(now()).toISOString()
+        await repos.actions.notePending(action.id, triggerAt, `The engine did not confirm the trigger: ${error.reason}`)
         throw unavailable(action, 'pending', error)
       }
       run = found

@@ -34,7 +34,8 @@ const FINISHED = new Set(['success', 'failed'])
  */
 export function siteActionTag (stateOf: (taskId: string) => string | null, states: Array<string | null | undefined> = []): string {
   const watched = ['armada_build.armada_get_releases', 'upgrade_airflow', 'skip_upgrade_airflow']
-  const failed = watched.some((t) => FAILED_STEP_STATES.has(String(stateOf(t)))) || stateOf('armada_build.armada_get_releases') !== 'success' ||
+  const failed = watched.some((t) => FAILED_STEP_STATES.has(String(stateOf(t)))) ||
+    stateOf('armada_build.armada_get_releases') !== 'success' ||
     states.some((state) => FAILED_STEP_STATES.has(String(state)))
   return failed ? SITE_ACTION_FAILURE : SITE_ACTION_SUCCESS
 }
@@ -117,7 +118,9 @@ export function createActions (deps: {
   async function earlierTry (input: CreateActionInput, allowIntermediate: boolean, ctx: RequestContext): Promise<ActionRecord | undefined> {
     if (ctx.contextMarker === ctx.requestId) return undefined
     const since = new Date(Date.now() - retryWindowMs).toISOString()
-    const candidates = await repos.actions.findRetries({ contextMarker: ctx.contextMarker, user: ctx.user ?? 'unknown', name: input.name, since })
+    const candidates = await repos.actions.findRetries({
+      contextMarker: ctx.contextMarker, user: ctx.user ?? 'unknown', name: input.name, since
+    })
     const wanted = canonicalJson(input.parameters)
     return candidates.find((a) => a.allow_intermediate_commits === allowIntermediate && canonicalJson(a.parameters) === wanted)
   }
@@ -147,7 +150,8 @@ export function createActions (deps: {
         const current = await repos.actions.get(action.id)
         if (current?.start_state === 'started') { action.dag_execution_date = current.dag_execution_date; return }
         if (current?.start_state !== 'pending') {
-          throw new ServiceUnavailableError('Unable to complete request to Airflow', `Action ${action.id} failed to start: ${current?.start_reason ?? 'the engine has no run for it'}`)
+          throw new ServiceUnavailableError('Unable to complete request to Airflow',
+            `Action ${action.id} failed to start: ${current?.start_reason ?? 'the engine has no run for it'}`)
         }
         await starter.prepareDag(kind.dagId, ctx)
         const sentAt = new Date().toISOString()
@@ -188,7 +192,8 @@ export function createActions (deps: {
   /** An action on nodes names them: checked before anything is stored, so a bad list is a plain 400. */
   function requireTargetNodes (kind: ActionKind, parameters: Record<string, unknown>): void {
     if (!kind.validators.includes('target-nodes') || targetNodesOf(parameters.target_nodes) !== undefined) return
-    throw new BadRequestError('Invalid target_nodes parameter', 'target_nodes must be a non-empty list of node names (or a comma-separated string)')
+    throw new BadRequestError('Invalid target_nodes parameter',
+      'target_nodes must be a non-empty list of node names (or a comma-separated string)')
   }
 
   /**
@@ -287,11 +292,15 @@ export function createActions (deps: {
     if (run === undefined) throw refuse('running')
     const paused = (await engine.dag(action.dag_id, ctx)).is_paused
     if (verb === 'pause') {
-      if (run.state !== 'running' || paused) throw paused ? new ConflictError('Unable to pause action', 'The action is already paused') : refuse('running')
+      if (run.state !== 'running' || paused) {
+        throw paused ? new ConflictError('Unable to pause action', 'The action is already paused') : refuse('running')
+      }
       await engine.setPaused(action.dag_id, true, ctx)
       reads.paused(action.dag_id, true)
     } else if (verb === 'unpause') {
-      if (!(run.state === 'queued' || run.state === 'running') || !paused) throw paused ? refuse('queued or running') : new ConflictError('Unable to unpause action', 'The action is not paused')
+      if (!(run.state === 'queued' || run.state === 'running') || !paused) {
+        throw paused ? refuse('queued or running') : new ConflictError('Unable to unpause action', 'The action is not paused')
+      }
       await engine.setPaused(action.dag_id, false, ctx)
       reads.paused(action.dag_id, false)
     } else {
@@ -301,7 +310,9 @@ export function createActions (deps: {
       // a stopped run changes many task instances: read the engine itself until the watch has seen them
       reads.changed()
     }
-    await repos.audit.insert({ id: newUlid(), action_id: action.id, command: verb, user: ctx.user ?? 'unknown', datetime: new Date().toISOString() })
+    await repos.audit.insert({
+      id: newUlid(), action_id: action.id, command: verb, user: ctx.user ?? 'unknown', datetime: new Date().toISOString()
+    })
   }
 
   /**

@@ -13,7 +13,10 @@ function documentsOf (text: string, what: string): Document[] {
   const docs = parseAllDocuments(text, PYYAML_OPTIONS)
   const list = Array.isArray(docs) ? docs : [docs]
   const broken = list.find((d) => d.errors.length > 0)
-  if (broken !== undefined) throw new DownstreamError('store', `The store answered unreadable YAML for ${what}: ${broken.errors[0]?.message ?? ''}`)
+  if (broken !== undefined) {
+    throw new DownstreamError('store',
+      `The store answered unreadable YAML for ${what}: ${broken.errors[0]?.message ?? ''}`)
+  }
   return list.filter((d) => d.contents !== null)
 }
 
@@ -39,7 +42,10 @@ export async function collectionText (
     const byName = new Map(documentsOf(rendered.text, 'the rendered documents').map((d) => [nameOf(d), d]))
     for (const doc of encrypted) {
       const source = byName.get(nameOf(doc))
-      if (source === undefined) throw new DownstreamError('store', `The secret document ${nameOf(doc).replace('|', ' ')} of collection ${collection} is not among the rendered documents`)
+      if (source === undefined) {
+        throw new DownstreamError('store',
+          `The secret document ${nameOf(doc).replace('|', ' ')} of collection ${collection} is not among the rendered documents`)
+      }
       doc.set('data', source.get('data', true))
     }
   }
@@ -92,8 +98,11 @@ export async function checkReset (
   const left = Object.entries(await store.diff(committed ?? 0, after.latest, ctx))
     .filter(([c, status]) => status !== 'unmodified' && !(status === 'modified' && withSecrets.has(c))).map(([c]) => c)
   if (left.length > 0) {
-    throw new ConflictError('Unable to replace the buffer', `The buffer could not be cleared: collection ${left.join(', ')} differs from the committed revision after being written back`, {
-      errorList: [{ message: 'The collection holds documents the store does not list (such as ValidationPolicy documents). Stage it again, or commit or empty the buffer first.' }]
+    const reason = `The buffer could not be cleared: collection ${left.join(', ')} differs from the committed revision after being written back`
+    throw new ConflictError('Unable to replace the buffer', reason, {
+      errorList: [{
+        message: 'The collection holds documents the store does not list (such as ValidationPolicy documents). Stage it again, or commit or empty the buffer first.'
+      }]
     })
   }
 }

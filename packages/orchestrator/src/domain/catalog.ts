@@ -1,5 +1,6 @@
 // The actions the service starts (Shipyard's six) as data: workflow, rule, pre-run validators.
-export type Validator = 'committed-revision' | 'intermediate-commits' | 'deployment-basic' | 'deployment-full' | 'target-nodes' | 'no-site-action-running'
+export type Validator =
+  'committed-revision' | 'intermediate-commits' | 'deployment-basic' | 'deployment-full' | 'target-nodes' | 'no-site-action-running'
 
 export interface ActionKind {
   dagId: string
@@ -9,11 +10,31 @@ export interface ActionKind {
 }
 
 export const ACTIONS: Record<string, ActionKind> = {
-  deploy_site: { dagId: 'deploy_site', siteAction: true, validators: ['committed-revision', 'intermediate-commits', 'deployment-full', 'no-site-action-running'] },
-  update_site: { dagId: 'update_site', siteAction: true, validators: ['committed-revision', 'intermediate-commits', 'deployment-full', 'no-site-action-running'] },
-  update_software: { dagId: 'update_software', siteAction: true, validators: ['committed-revision', 'intermediate-commits', 'deployment-basic', 'no-site-action-running'] },
-  redeploy_server: { dagId: 'redeploy_server', siteAction: false, validators: ['target-nodes', 'committed-revision', 'deployment-basic', 'no-site-action-running'] },
-  relabel_nodes: { dagId: 'relabel_nodes', siteAction: false, validators: ['target-nodes', 'committed-revision', 'deployment-basic', 'no-site-action-running'] },
+  deploy_site: {
+    dagId: 'deploy_site',
+    siteAction: true,
+    validators: ['committed-revision', 'intermediate-commits', 'deployment-full', 'no-site-action-running']
+  },
+  update_site: {
+    dagId: 'update_site',
+    siteAction: true,
+    validators: ['committed-revision', 'intermediate-commits', 'deployment-full', 'no-site-action-running']
+  },
+  update_software: {
+    dagId: 'update_software',
+    siteAction: true,
+    validators: ['committed-revision', 'intermediate-commits', 'deployment-basic', 'no-site-action-running']
+  },
+  redeploy_server: {
+    dagId: 'redeploy_server',
+    siteAction: false,
+    validators: ['target-nodes', 'committed-revision', 'deployment-basic', 'no-site-action-running']
+  },
+  relabel_nodes: {
+    dagId: 'relabel_nodes',
+    siteAction: false,
+    validators: ['target-nodes', 'committed-revision', 'deployment-basic', 'no-site-action-running']
+  },
   test_site: { dagId: 'test_site', siteAction: false, validators: [] }
 }
 
@@ -28,7 +49,11 @@ const expand = (entries: StepEntry[]): string[] =>
   entries.flatMap((e) => typeof e === 'string' ? [e] : Object.entries(e).flatMap(([group, tasks]) => tasks.map((t) => `${group}.${t}`)))
 
 const PREFLIGHT = { preflight: ['ucp_preflight_check'] }
-const VALIDATE_ALL = { validate_site_design: ['deckhand_validate_site_design', 'drydock_validate_site_design', 'promenade_validate_site_design', 'armada_validate_site_design'] }
+const VALIDATE_ALL = {
+  validate_site_design: [
+    'deckhand_validate_site_design', 'drydock_validate_site_design', 'promenade_validate_site_design', 'armada_validate_site_design'
+  ]
+}
 const ARMADA = { armada_build: ['armada_post_apply', 'armada_get_releases'] }
 const UPGRADE_TAIL = ['decide_airflow_upgrade', 'upgrade_airflow', 'skip_upgrade_airflow', 'create_action_tag', 'final_deployment_status']
 

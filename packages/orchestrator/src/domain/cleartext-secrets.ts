@@ -14,7 +14,10 @@ function parsed (text: string, what: string): Document[] {
   const docs = parseAllDocuments(text, PYYAML_OPTIONS)
   const list = Array.isArray(docs) ? docs : [docs]
   const broken = list.find((d) => d.errors.length > 0)
-  if (broken !== undefined) throw new DownstreamError('store', `The store answered unreadable YAML for ${what}: ${broken.errors[0]?.message ?? ''}`)
+  if (broken !== undefined) {
+    throw new DownstreamError('store',
+      `The store answered unreadable YAML for ${what}: ${broken.errors[0]?.message ?? ''}`)
+  }
   return list
 }
 
@@ -48,12 +51,16 @@ export async function withClearSecrets (
   const encrypted = docs.filter((d) => d.contents !== null && isEncrypted(d))
   if (encrypted.length === 0) return text
 
-  const refuse = (why: string): ConflictError => new ConflictError('Unable to show the secrets in cleartext', `${why.replace(/\.$/, '')}. The secrets of ` +
-    `collection ${collection} are read from the rendered documents of revision ${revision}; its documents can be read redacted.`)
+  const refuse = (why: string): ConflictError => new ConflictError('Unable to show the secrets in cleartext',
+    `${why.replace(/\.$/, '')}. The secrets of collection ${collection} are read from the rendered documents of revision ${revision}; its documents can be read redacted.`)
   const schemas = [...new Set(encrypted.map((d) => String(d.get('schema'))))]
   const render = await store.rendered(revision, true, ctx, { schemas })
   if (!render.ok && render.status < 500) throw refuse(`The store cannot render revision ${revision}: ${renderErrors(store, render.text)}`)
-  if (!render.ok) throw new DownstreamError('store', `Deckhand indicated an error while rendering: ${render.text.slice(0, 2000)}`, { statusCode: 500, upstreamStatus: render.status })
+  if (!render.ok) {
+    throw new DownstreamError('store', `Deckhand indicated an error while rendering: ${render.text.slice(0, 2000)}`, {
+      statusCode: 500, upstreamStatus: render.status
+    })
+  }
   const rendered = new Map(parsed(render.text, 'the rendered documents').filter((d) => d.contents !== null).map((d) => [keyOf(d), d]))
 
   // each encrypted document is written anew with its secret; the text between and around documents stays the store's
@@ -64,7 +71,10 @@ export async function withClearSecrets (
     const own = text.slice(...span(doc))
     if (!encrypted.includes(doc)) { out += own; continue }
     const source = rendered.get(keyOf(doc))
-    if (source === undefined) throw refuse(`The encrypted document ${keyOf(doc).replace('|', ' ')} is not among the rendered documents (an abstract document is never rendered)`)
+    if (source === undefined) {
+      throw refuse(
+        `The encrypted document ${keyOf(doc).replace('|', ' ')} is not among the rendered documents (an abstract document is never rendered)`)
+    }
     doc.set('data', source.get('data', true))
     const body = doc.toString().replace(/^---\n/, '')
     out += own.startsWith('---') ? `---\n${body}` : body

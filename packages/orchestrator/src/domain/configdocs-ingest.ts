@@ -83,7 +83,9 @@ export function createIngest (deps: {
   function checkBody (collection: string, input: IngestInput): ValidationMessage[] {
     if (!input.emptyCollection && (input.contentLength <= 0 || input.body === undefined || input.body === '')) {
       throw new BadRequestError('Content-Length is a required header', 'Content Length is 0 or not specified', {
-        errorList: [{ message: 'The content length must be specified and greater than 0. Use empty-collection=true to clear a collection.' }]
+        errorList: [{
+          message: 'The content length must be specified and greater than 0. Use empty-collection=true to clear a collection.'
+        }]
       })
     }
     if (input.emptyCollection) return []
@@ -92,15 +94,17 @@ export function createIngest (deps: {
     // identical contents (curl -d strips a file's newlines, leaving YAML that is one long comment line)
     if (!holdsDocuments(body)) {
       throw new BadRequestError('No documents in the body', 'The body holds only comments, blank lines or document markers', {
-        errorList: [{ message: 'Send one or more YAML documents. With curl use --data-binary @file, which keeps the file\'s newlines (-d strips them).' }]
+        errorList: [{
+          message: 'Send one or more YAML documents. With curl use --data-binary @file, which keeps the file\'s newlines (-d strips them).'
+        }]
       })
     }
     const limit = deps.maxExpandedBytes
     if (limit !== undefined && expandedYamlSize(body, limit) > limit) {
-      throw new ApiError(413, 'Documents too large once their aliases are expanded',
-        `The documents of collection ${collection} take more than ${limit} bytes with every YAML alias replaced by a copy of what it names (the body is ${Buffer.byteLength(body)} bytes)`, {
-          errorList: [{ message: 'The store writes each alias out in full. Refer to large values fewer times, or split the collection.' }]
-        })
+      const reason = `The documents of collection ${collection} take more than ${limit} bytes with every YAML alias replaced by a copy of what it names (the body is ${Buffer.byteLength(body)} bytes)`
+      throw new ApiError(413, 'Documents too large once their aliases are expanded', reason, {
+        errorList: [{ message: 'The store writes each alias out in full. Refer to large values fewer times, or split the collection.' }]
+      })
     }
     return versionMessages(collection, input)
   }
@@ -113,9 +117,10 @@ export function createIngest (deps: {
       if (!(error instanceof StoreRejection) || error.statusCode >= 500) throw error
       // the store's own words, each message once (not its error body's text as the reason)
       const refusal = readRefusal(error.body)
+      const jsonHint = 'The body looks like JSON: configdocs takes YAML documents, separated by ---, each with schema, metadata and data'
       const details = {
         errorList: refusal.entries.length > 0 ? refusal.entries : undefined,
-        infoList: looksLikeJson(input) ? [{ message: 'The body looks like JSON: configdocs takes YAML documents, separated by ---, each with schema, metadata and data' }] : []
+        infoList: looksLikeJson(input) ? [{ message: jsonHint }] : []
       }
       const reason = refusal.message.split('\n')[0] ?? ''
       if (error.statusCode === 409) throw new ConflictError('Documents may not exist in more than one collection', reason, details)
@@ -145,9 +150,15 @@ export function createIngest (deps: {
     const { mode } = input.bufferMode
     const before = await readVersions(store, ctx)
     const changes = await bufferChanges(store, before, ctx)
-    const conflict = (): ConflictError => new ConflictError('Invalid collection specified for buffer', `Buffermode : ${input.bufferMode.spelled}`, {
-      errorList: [{ message: `Buffer is either not empty or the collection ${collection} is already in the buffer. Another buffermode (append or replace) may do what you want.` }]
-    })
+    const conflict = (): ConflictError => new ConflictError(
+      'Invalid collection specified for buffer',
+      `Buffermode : ${input.bufferMode.spelled}`,
+      {
+        errorList: [{
+          message: `Buffer is either not empty or the collection ${collection} is already in the buffer. Another buffermode (append or replace) may do what you want.`
+        }]
+      }
+    )
     const bufferEmpty = Object.keys(changes).length === 0
     if (!bufferEmpty && mode === 'rejectOnContents') throw conflict()
     if (!bufferEmpty && mode === 'append' && Object.hasOwn(changes, collection)) throw conflict()

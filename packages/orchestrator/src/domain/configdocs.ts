@@ -64,7 +64,16 @@ export function createConfigdocs (deps: {
     try {
       return checkDeploymentConfiguration(parseDocuments(renderedText), 'full', deps.deploymentVersion?.commit)
     } catch (error) {
-      return [{ kind: 'ValidationMessage', name: 'DocumentValidationProcessingError', error: true, level: 'Error', message: `The deployment documents could not be checked: ${(error as Error).message}`, documents: [], diagnostic: null, source: 'Shipyard' }]
+      return [{
+        kind: 'ValidationMessage',
+        name: 'DocumentValidationProcessingError',
+        error: true,
+        level: 'Error',
+        message: `The deployment documents could not be checked: ${(error as Error).message}`,
+        documents: [],
+        diagnostic: null,
+        source: 'Shipyard'
+      }]
     }
   }
 
@@ -109,7 +118,8 @@ export function createConfigdocs (deps: {
     // names only the buckets that revision itself wrote, so it cannot tell: a collection committed long ago is
     // inherited by every later revision, and one emptied by a commit has no documents after it.
     const id = v[version]
-    const absent = (): NotFoundError => new NotFoundError('No documents to retrieve', `No collection ${collectionId} for revision ${version}`)
+    const absent = (): NotFoundError =>
+      new NotFoundError('No documents to retrieve', `No collection ${collectionId} for revision ${version}`)
     if (id === undefined) throw absent()
     const text = await store.documents(id, { collection: collectionId, cleartext }, ctx)
     if (text.trim() === '' || text.trim() === '[]') throw absent()
@@ -123,13 +133,20 @@ export function createConfigdocs (deps: {
     const result = await store.rendered(id, cleartext, ctx)
     // documents that fail validation (the store's 4xx) are the caller's fault, a 400; only the store's own failure is
     // a 5xx
-    if (!result.ok && result.status < 500) throw new BadRequestError('Deckhand indicated an error while rendering', result.text.slice(0, 2000))
-    if (!result.ok) throw new DownstreamError('store', `Deckhand indicated an error while rendering: ${result.text.slice(0, 2000)}`, { statusCode: 500, upstreamStatus: result.status })
+    if (!result.ok && result.status < 500) {
+      throw new BadRequestError('Deckhand indicated an error while rendering', result.text.slice(0, 2000))
+    }
+    if (!result.ok) {
+      throw new DownstreamError('store', `Deckhand indicated an error while rendering: ${result.text.slice(0, 2000)}`, {
+        statusCode: 500, upstreamStatus: result.status
+      })
+    }
     return result.text
   }
 
   /** The design reference the validating components fetch: the store's rendered documents of the revision. */
-  const designRef = (revisionId: number): string => `deckhand+${store.baseUrl.replace(/\/+$/, '')}/revisions/${revisionId}/rendered-documents`
+  const designRef = (revisionId: number): string =>
+    `deckhand+${store.baseUrl.replace(/\/+$/, '')}/revisions/${revisionId}/rendered-documents`
 
   async function validateRevision (revisionId: number, ctx: RequestContext): Promise<ValidationMessage[]> {
     const messages: ValidationMessage[] = []
@@ -140,11 +157,30 @@ export function createConfigdocs (deps: {
       let entries: ValidationMessage[] = []
       try {
         const body = store.parseYaml<{ details?: { messageList?: Array<Record<string, unknown>> } }>(render.text, 'rendered-documents')
-        entries = (body?.details?.messageList ?? []).map((m): ValidationMessage => ({ kind: 'ValidationMessage', name: 'Deckhand', level: 'Error', documents: [], diagnostic: null, ...m, message: String(m.message ?? ''), error: true, source: 'Deckhand' }))
+        entries = (body?.details?.messageList ?? []).map((m): ValidationMessage => ({
+          kind: 'ValidationMessage',
+          name: 'Deckhand',
+          level: 'Error',
+          documents: [],
+          diagnostic: null,
+          ...m,
+          message: String(m.message ?? ''),
+          error: true,
+          source: 'Deckhand'
+        }))
       } catch {
         // not a Deckhand body: one generic entry below
       }
-      const generic: ValidationMessage = { kind: 'ValidationMessage', name: 'Deckhand', error: true, level: 'Error', message: render.text.slice(0, 2000), documents: [], diagnostic: null, source: 'Deckhand' }
+      const generic: ValidationMessage = {
+        kind: 'ValidationMessage',
+        name: 'Deckhand',
+        error: true,
+        level: 'Error',
+        message: render.text.slice(0, 2000),
+        documents: [],
+        diagnostic: null,
+        source: 'Deckhand'
+      }
       messages.push(...(entries.length > 0 ? entries : [generic]))
     }
     messages.push(...deckhandMessages(await store.validationsDetail(revisionId, ctx)))
@@ -167,12 +203,15 @@ export function createConfigdocs (deps: {
       const v = await readVersions(store, ctx)
       const changes = await bufferChanges(store, v, ctx)
       if (v.buffer === undefined || Object.keys(changes).length === 0) {
-        throw new ConflictError('Unable to commit configuration documents', 'There are no documents in the buffer to commit', { retry: true })
+        throw new ConflictError('Unable to commit configuration documents', 'There are no documents in the buffer to commit', {
+          retry: true
+        })
       }
       const messages = await validateRevision(v.buffer, ctx)
       const failed = messages.some((m) => m.error)
       if (options.dryrun) {
-        return { statusCode: 200, body: validationStatusBody(messages, { statusCode: 200, message: `${failed ? 'Validations failed' : 'Validations succeeded'} DRYRUN` }) }
+        const summary = `${failed ? 'Validations failed' : 'Validations succeeded'} DRYRUN`
+        return { statusCode: 200, body: validationStatusBody(messages, { statusCode: 200, message: summary }) }
       }
       if (failed && !options.force) return { statusCode: 400, body: validationStatusBody(messages) }
       await store.tag(v.buffer, 'committed', ctx)

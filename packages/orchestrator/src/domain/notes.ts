@@ -35,7 +35,15 @@ export function createNotes (deps: { repos: Repositories, fetchUrl: NoteFetcher,
   return {
     add,
     actionNote: async (actionId: string, text: string) => {
-      await add({ assoc_id: `action/${actionId}`, subject: actionId, sub_type: 'action metadata', note_val: text, verbosity: 1, link_url: null, is_auth_link: false })
+      await add({
+        assoc_id: `action/${actionId}`,
+        subject: actionId,
+        sub_type: 'action metadata',
+        note_val: text,
+        verbosity: 1,
+        link_url: null,
+        is_auth_link: false
+      })
     },
     /** Action notes by action id, verbosity ≤ max. */
     async forActions (actionIds: string[], maxVerbosity: number): Promise<Map<string, NoteView[]>> {

@@ -35,7 +35,8 @@ export interface PreRunRequest {
 /** A site action deploys the committed revision: there must be one. */
 export function requireCommittedRevision (versions: Versions): void {
   if (versions.committed !== undefined) return
-  throw new PreRunFailure('No committed configdocs', 'Unable to locate a committed revision in the document store; commit configuration documents first.')
+  throw new PreRunFailure('No committed configdocs',
+    'Unable to locate a committed revision in the document store; commit configuration documents first.')
 }
 
 /**
@@ -46,7 +47,8 @@ export function refuseIntermediateCommits (versions: Versions, allowIntermediate
   if (allowIntermediate) return
   const previous = versions.revisions.filter((r) => r.tags.includes('committed')).at(-2)
   if (previous === undefined || previous.tags.includes(SITE_ACTION_SUCCESS) || previous.tags.includes(SITE_ACTION_FAILURE)) return
-  throw new PreRunFailure('Intermediate commit detected', 'The committed revision has earlier commits not yet used by a site action. Rerun with allow-intermediate-commits=true if they are intended.')
+  throw new PreRunFailure('Intermediate commit detected',
+    'The committed revision has earlier commits not yet used by a site action. Rerun with allow-intermediate-commits=true if they are intended.')
 }
 
 /** The committed deployment documents hold no error, unless the action's `continue-on-fail` parameter is true. */
@@ -112,11 +114,14 @@ export function createPreRunChecks (deps: {
   async function refuseSiteActionInProgress (ctx: RequestContext): Promise<void> {
     for (const pending of await repos.actions.listStartPending()) {
       if (!EXCLUSIVE_DAGS.includes(pending.dag_id) || await starter.settle(pending, ctx) !== 'pending') continue
-      throw new PreRunFailure('Another site action is in progress', `Action ${pending.id} (${pending.name}) is waiting for the engine to confirm its run; GET /actions/${pending.id} shows when it has started or failed to start.`)
+      throw new PreRunFailure('Another site action is in progress',
+        `Action ${pending.id} (${pending.name}) is waiting for the engine to confirm its run; GET /actions/${pending.id} shows when it has started or failed to start.`)
     }
     const running = (await engine.runs({ dagIds: EXCLUSIVE_DAGS }, ctx)).filter((r) => r.state === 'queued' || r.state === 'running')
     if (running.length > 0) {
-      throw new PreRunFailure('Another site action is in progress', `Workflow run ${running.map((r) => `${r.dag_id}/${r.dag_run_id}`).join(', ')} is ${running[0]?.state ?? 'running'}; wait for it to finish or stop it first.`)
+      const runs = running.map((r) => `${r.dag_id}/${r.dag_run_id}`).join(', ')
+      throw new PreRunFailure('Another site action is in progress',
+        `Workflow run ${runs} is ${running[0]?.state ?? 'running'}; wait for it to finish or stop it first.`)
     }
   }
 

@@ -3,7 +3,9 @@ import type { RequestContext } from '@slipway/common'
 import type { ProvisionerClient } from '../clients/provisioner.ts'
 import type { SiteStatusFilter } from '../schemas/site-statuses.ts'
 
-const LEGACY_KEYS: Record<SiteStatusFilter, string> = { 'nodes-provision-status': 'nodes_provision_status', 'machines-power-state': 'machines_powerstate' }
+const LEGACY_KEYS: Record<SiteStatusFilter, string> = {
+  'nodes-provision-status': 'nodes_provision_status', 'machines-power-state': 'machines_powerstate'
+}
 
 export function createSiteStatuses (deps: { provisioner: ProvisionerClient, legacyKeys: boolean }) {
   return {

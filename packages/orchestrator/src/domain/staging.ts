@@ -77,7 +77,9 @@ export function createStaging (deps: {
       } catch (error) {
         const names = entry.sources.map((s) => s.collection).join(', ')
         throw told5xx(statusOf(error), 'An earlier staging cut short is not yet undone: the buffer may be partly changed', reasonOf(error),
-          [{ message: `Collections ${names} are written back as they were before it once the store answers; nothing is staged or committed until then.` }],
+          [{
+            message: `Collections ${names} are written back as they were before it once the store answers; nothing is staged or committed until then.`
+          }],
           [{ message: `Staging journal entry ${entry.id}, started ${entry.started_at} by ${entry.user}` }])
       }
       await journal.finish(entry.id)
@@ -150,9 +152,12 @@ export function createStaging (deps: {
           } catch (undoError) {
             const every = deps.recoveryIntervalS === undefined ? '' : ` (looked for every ${deps.recoveryIntervalS} s)`
             const staged = plan.writes.find((w) => w.kind === 'staged')?.collection ?? ''
-            return told5xx(statusOf(undoError), `Unable to stage collection ${staged}: the buffer is partly changed until the store answers again`,
+            const stagedText = `Unable to stage collection ${staged}: the buffer is partly changed until the store answers again`
+            return told5xx(statusOf(undoError), stagedText,
               `${reasonOf(error)}; writing the buffer back failed as well: ${reasonOf(undoError)}`, states(restored),
-              [{ message: `The collections are written back as they were once the store answers, by the next staging or commit or the orchestrator's own recovery${every}; nothing is staged or committed until then. Staging journal entry ${id}.` }])
+              [{
+                message: `The collections are written back as they were once the store answers, by the next staging or commit or the orchestrator's own recovery${every}; nothing is staged or committed until then. Staging journal entry ${id}.`
+              }])
           }
         }
         // a row left in the journal is undone again by the next lock holder, which writes the same texts once more

@@ -29,11 +29,15 @@ export function createWorkflows (deps: { engine: EngineClient, reads?: EngineRea
     if (at <= 0) throw new BadRequestError('Invalid Workflow ID specified', 'Workflow id must use {dag id}__{execution date} format')
     const name = workflowId.slice(0, at)
     const instant = new Date(`${workflowId.slice(at + 2)}Z`).getTime()
-    if (Number.isNaN(instant) || instant < EARLIEST_MS || instant > LATEST_MS) throw new BadRequestError('Invalid Workflow ID specified', 'Workflow id must use {dag id}__{execution date} format')
+    if (Number.isNaN(instant) || instant < EARLIEST_MS || instant > LATEST_MS) {
+      throw new BadRequestError('Invalid Workflow ID specified',
+        'Workflow id must use {dag id}__{execution date} format')
+    }
     const notFound = (): NotFoundError => new NotFoundError('Workflow not found', `A Workflow with id ${workflowId} was not found`)
     // the run of the longest DAG id that the name starts with: DAG ids may hold dots themselves
     const run = (await reads.runs({ logicalDateGte: withinEngine(instant - 1000).toISOString() }, ctx))
-      .filter((r) => (name === r.dag_id || name.startsWith(`${r.dag_id}.`)) && new Date(r.logical_date ?? r.run_after).getTime() === instant)
+      .filter((r) => (name === r.dag_id || name.startsWith(`${r.dag_id}.`)) &&
+        new Date(r.logical_date ?? r.run_after).getTime() === instant)
       .sort((a, b) => b.dag_id.length - a.dag_id.length)[0]
     if (run === undefined) throw notFound()
     const path = name.slice(run.dag_id.length + 1)

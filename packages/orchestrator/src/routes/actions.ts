@@ -80,7 +80,11 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
 
   app.get('/actions/:action_id/steps/:step_id/logs', {
     config: { policy: rule('get_action_step_logs') },
-    schema: { params: LogParamsSchema, querystring: LogQuerySchema, response: { 200: textAnswer('text/plain', LogTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema } }
+    schema: {
+      params: LogParamsSchema,
+      querystring: LogQuerySchema,
+      response: { 200: textAnswer('text/plain', LogTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema }
+    }
   }, async (request, reply) => {
     const { action_id: actionId, step_id: stepId } = request.params
     const text = await actions.log(actionId, stepId, request.query.try === undefined ? undefined : Number(request.query.try), request.ctx)
@@ -92,7 +96,12 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     schema: {
       params: ControlParamsSchema,
       querystring: VerbosityOnlySchema,
-      response: { 202: Type.Unsafe<void>({ description: 'Accepted; empty body' }), 400: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema }
+      response: {
+        202: Type.Unsafe<void>({ description: 'Accepted; empty body' }),
+        400: ErrorBodySchema,
+        404: ErrorBodySchema,
+        409: ErrorBodySchema
+      }
     }
   }, async (request, reply) => {
     await actions.control(request.params.action_id, request.params.control_verb, request.ctx)

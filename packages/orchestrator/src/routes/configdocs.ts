@@ -1,7 +1,9 @@
 // Configuration documents: HTTP only — schema, policy, one domain call, the reply's shape.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { BadRequestError, ErrorBodySchema, TextBodySchema, VERSION_NAMES, ValidationStatusBodySchema, textAnswer, type VersionName } from '@slipway/common'
+import {
+  BadRequestError, ErrorBodySchema, TextBodySchema, VERSION_NAMES, ValidationStatusBodySchema, textAnswer, type VersionName
+} from '@slipway/common'
 import type { Configdocs } from '../domain/configdocs.ts'
 import {
   BUFFER_MODES, CollectionParamsSchema, CollectionStatusSchema, CommitQuerySchema, DocumentsQuerySchema, IngestQuerySchema,
@@ -12,10 +14,20 @@ import { rule } from '../policy.ts'
 /** `version=a,b`, `versions=a,b` or repeated `versions` (Shipyard reads `versions`, its CLI repeats it;
  * `version` wins): two different names. */
 export function comparisonOf (version: string[] | undefined, versions: string[] | undefined): [VersionName, VersionName] {
-  const list = (version ?? versions ?? ['committed,buffer']).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter((v) => v !== '')
-  if (list.length !== 2) throw new BadRequestError('Incorrect number of versions for comparison', 'Exactly two versions must be given, e.g. version=committed,buffer')
+  const list = (version ?? versions ?? ['committed,buffer'])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim().toLowerCase())
+    .filter((v) => v !== '')
+  if (list.length !== 2) {
+    throw new BadRequestError('Incorrect number of versions for comparison',
+      'Exactly two versions must be given, e.g. version=committed,buffer')
+  }
   if (list[0] === list[1]) throw new BadRequestError('Versions must be different for comparison', `Both versions are ${list[0] ?? ''}`)
-  for (const v of list) if (!(VERSION_NAMES as readonly string[]).includes(v)) throw new BadRequestError('Invalid version detected', `${v} is not one of ${VERSION_NAMES.join(', ')}`)
+  for (const v of list) {
+    if (!(VERSION_NAMES as readonly string[]).includes(v)) {
+      throw new BadRequestError('Invalid version detected', `${v} is not one of ${VERSION_NAMES.join(', ')}`)
+    }
+  }
   return list as [VersionName, VersionName]
 }
 
@@ -23,7 +35,10 @@ export function comparisonOf (version: string[] | undefined, versions: string[] 
 export function bufferModeOf (value: string | undefined): BufferModeChoice {
   const spelled = value ?? 'rejectOnContents'
   const mode = BUFFER_MODES.find((m) => m.toLowerCase() === spelled.toLowerCase())
-  if (mode === undefined) throw new BadRequestError('Invalid buffermode', `buffermode must be append, replace or rejectOnContents, got '${spelled}'`)
+  if (mode === undefined) {
+    throw new BadRequestError('Invalid buffermode',
+      `buffermode must be append, replace or rejectOnContents, got '${spelled}'`)
+  }
   return { mode, spelled }
 }
 
@@ -76,7 +91,10 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
 
   app.get('/renderedconfigdocs', {
     config: { policy: rule('get_renderedconfigdocs') },
-    schema: { querystring: DocumentsQuerySchema, response: { 200: textAnswer('application/x-yaml', YamlTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema } }
+    schema: {
+      querystring: DocumentsQuerySchema,
+      response: { 200: textAnswer('application/x-yaml', YamlTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema }
+    }
   }, async (request, reply) => {
     const cleartext = request.query['cleartext-secrets']
     if (cleartext) request.ctx.authorize(rule('get_renderedconfigdocs_cleartext'))

@@ -9,7 +9,11 @@ import { rule } from '../policy.ts'
 export const noteRoutes: FastifyPluginAsyncTypebox<{ notes: Notes }> = async (app, { notes }) => {
   app.get('/notedetails/:note_id', {
     config: { policy: rule('get_notedetails') },
-    schema: { params: NoteParamsSchema, querystring: VerbosityOnlySchema, response: { 200: textAnswer('text/plain', NoteTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema, 500: ErrorBodySchema } }
+    schema: {
+      params: NoteParamsSchema,
+      querystring: VerbosityOnlySchema,
+      response: { 200: textAnswer('text/plain', NoteTextSchema), 400: ErrorBodySchema, 404: ErrorBodySchema, 500: ErrorBodySchema }
+    }
   }, async (request, reply) => {
     const text = await notes.detailText(request.params.note_id, request.ctx)
     return await reply.type('text/plain; charset=utf-8').send(text)

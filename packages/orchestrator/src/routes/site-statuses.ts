@@ -11,7 +11,10 @@ export function filtersOf (value: string | undefined): SiteStatusFilter[] {
   if (value === undefined || value.trim() === '') return [...SITE_STATUS_FILTERS]
   const filters = value.split(',').map((f) => f.trim()).filter((f) => f !== '')
   for (const filter of filters) {
-    if (!(SITE_STATUS_FILTERS as readonly string[]).includes(filter)) throw new BadRequestError('Not a valid status filter', `filter ${filter} is not supported`)
+    if (!(SITE_STATUS_FILTERS as readonly string[]).includes(filter)) {
+      throw new BadRequestError('Not a valid status filter',
+        `filter ${filter} is not supported`)
+    }
   }
   return [...new Set(filters)] as SiteStatusFilter[]
 }

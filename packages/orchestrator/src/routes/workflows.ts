@@ -22,7 +22,10 @@ export function sinceOf (value: string | undefined, now = new Date()): Date {
   }
   const zoned = /(Z|[+-]\d\d:?\d\d)$/.test(value) || /^\d{4}-\d\d-\d\d$/.test(value) ? value : `${value}Z`
   const date = new Date(/^\d{4}-\d\d-\d\d$/.test(zoned) ? `${zoned}T00:00:00Z` : zoned)
-  if (Number.isNaN(date.getTime())) throw new BadRequestError('Invalid since parameter', `since must be an ISO 8601 date/time or duration, got '${value}'`)
+  if (Number.isNaN(date.getTime())) {
+    throw new BadRequestError('Invalid since parameter',
+      `since must be an ISO 8601 date/time or duration, got '${value}'`)
+  }
   return date
 }
 

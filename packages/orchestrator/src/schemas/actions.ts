@@ -8,8 +8,16 @@ const required = (message: string): Wording => ({ message })
 
 /** The POST /actions body, checked after the policy: JSON with a string name and an object of parameters. */
 export const ActionInputSchema = Type.Object({
-  name: Type.String({ minLength: 1, description: 'Action name, e.g. deploy_site', 'x-invalid': required('JSON validation failed: name is required and must be a string'), 'x-missing': required('JSON validation failed: name is required and must be a string') }),
-  parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Keys vary by action', 'x-invalid': required('JSON validation failed: parameters must be an object') }))
+  name: Type.String({
+    minLength: 1,
+    description: 'Action name, e.g. deploy_site',
+    'x-invalid': required('JSON validation failed: name is required and must be a string'),
+    'x-missing': required('JSON validation failed: name is required and must be a string')
+  }),
+  parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown(), {
+    description: 'Keys vary by action',
+    'x-invalid': required('JSON validation failed: parameters must be an object')
+  }))
 }, {
   'x-invalid': required('JSON validation failed: the body must be an object'),
   'x-missing': { message: 'Json body is required', reason: 'The request must have a JSON body (Content-Type: application/json)' },
@@ -18,24 +26,40 @@ export const ActionInputSchema = Type.Object({
 export type ActionInput = Static<typeof ActionInputSchema>
 
 export const CreateQuerySchema = QuerySchema({
-  'allow-intermediate-commits': withDefault(SeedBooleanSchema('allow-intermediate-commits', 'Allow a site action over commits no site action has used'))
+  'allow-intermediate-commits': withDefault(
+    SeedBooleanSchema('allow-intermediate-commits', 'Allow a site action over commits no site action has used'))
 })
 
 export const ActionParamsSchema = Type.Object({ action_id: Type.String({ description: 'Action id (ULID)' }) })
 export const ValidationParamsSchema = Type.Object({ action_id: Type.String(), validation_id: Type.String() })
-export const StepParamsSchema = Type.Object({ action_id: Type.String(), step_id: Type.String({ description: 'Engine task id; a bare task name of one grouped task resolves to it' }) })
-export const ControlParamsSchema = Type.Object({ action_id: Type.String(), control_verb: Type.String({ description: 'pause, unpause or stop' }) })
+export const StepParamsSchema = Type.Object({
+  action_id: Type.String(),
+  step_id: Type.String({ description: 'Engine task id; a bare task name of one grouped task resolves to it' })
+})
+export const ControlParamsSchema = Type.Object({
+  action_id: Type.String(),
+  control_verb: Type.String({ description: 'pause, unpause or stop' })
+})
 
 /**
  * The logs route checks the id's length before anything else (Shipyard's order: a 400 before the 404 of an unknown
  * action).
  */
 export const LogParamsSchema = Type.Object({
-  action_id: Type.String({ minLength: 26, maxLength: 26, description: 'Action id (26 characters)', 'x-invalid': { message: 'Invalid Action ID!', reason: 'Action ids are 26 characters, got \'{value}\'' } satisfies Wording }),
+  action_id: Type.String({
+    minLength: 26,
+    maxLength: 26,
+    description: 'Action id (26 characters)',
+    'x-invalid': { message: 'Invalid Action ID!', reason: 'Action ids are 26 characters, got \'{value}\'' } satisfies Wording
+  }),
   step_id: Type.String()
 })
 export const LogQuerySchema = QuerySchema({
-  try: Type.Optional(Type.String({ pattern: '^[1-9]\\d{0,5}$', description: 'Attempt (1, 2, ...); default the last', 'x-invalid': { message: 'Invalid try parameter', reason: 'try must be a positive integer' } satisfies Wording }))
+  try: Type.Optional(Type.String({
+    pattern: '^[1-9]\\d{0,5}$',
+    description: 'Attempt (1, 2, ...); default the last',
+    'x-invalid': { message: 'Invalid try parameter', reason: 'try must be a positive integer' } satisfies Wording
+  }))
 })
 
 const NoteSchema = Type.Object({
@@ -61,14 +85,18 @@ export const ActionSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   parameters: Type.Record(Type.String(), Type.Unknown()),
-  action_lifecycle: Type.String({ description: 'Pending, Processing, Complete, Failed or Paused; Failed also when the run ended with a step failed or upstream_failed, whatever dag_status says' }),
+  action_lifecycle: Type.String({
+    description: 'Pending, Processing, Complete, Failed or Paused; Failed also when the run ended with a step failed or upstream_failed, whatever dag_status says'
+  }),
   dag_id: Type.String(),
   dag_status: Nullable(Type.String()),
   dag_execution_date: Nullable(Type.String()),
   datetime: Type.String(),
   user: Type.String(),
   context_marker: Type.String(),
-  start_status: Type.String({ description: 'Whether the engine has the action\'s run: started, trigger_pending (saved, run not confirmed yet), failed_to_start (no run, the trigger failed) or refused (a pre-run validation stopped it)' }),
+  start_status: Type.String({
+    description: 'Whether the engine has the action\'s run: started, trigger_pending (saved, run not confirmed yet), failed_to_start (no run, the trigger failed) or refused (a pre-run validation stopped it)'
+  }),
   start_reason: Nullable(Type.String({ description: 'Why the start is pending or failed' })),
   steps: Type.Array(StepSummarySchema),
   notes: Type.Array(NoteSchema)

@@ -44,9 +44,13 @@ export const IngestQuerySchema = QuerySchema({
   buffermode: Type.Optional(Type.String({
     pattern: oneOfPattern(BUFFER_MODES, true),
     description: `${BUFFER_MODES.join(', ')} (any case); default rejectOnContents`,
-    'x-invalid': { message: 'Invalid buffermode', reason: 'buffermode must be append, replace or rejectOnContents, got \'{value}\'' } satisfies Wording
+    'x-invalid': {
+      message: 'Invalid buffermode',
+      reason: 'buffermode must be append, replace or rejectOnContents, got \'{value}\''
+    } satisfies Wording
   })),
-  'empty-collection': withDefault(SeedBooleanSchema('empty-collection', 'Stage the collection empty, to delete it at commit; the body is ignored'))
+  'empty-collection': withDefault(
+    SeedBooleanSchema('empty-collection', 'Stage the collection empty, to delete it at commit; the body is ignored'))
 })
 
 export const DocumentsQuerySchema = QuerySchema({

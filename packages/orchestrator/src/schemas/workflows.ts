@@ -5,7 +5,9 @@ import { QuerySchema } from './query.ts'
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
 export const WorkflowsQuerySchema = QuerySchema({
-  since: Type.Optional(Type.String({ description: 'ISO 8601 date/time in the past, or an ISO 8601 duration back from now; default 30 days' }))
+  since: Type.Optional(Type.String({
+    description: 'ISO 8601 date/time in the past, or an ISO 8601 duration back from now; default 30 days'
+  }))
 })
 export const WorkflowParamsSchema = Type.Object({ workflow_id: Type.String({ description: '<dag_id>__<YYYY-MM-DDTHH:MM:SS.ffffff>' }) })
 
