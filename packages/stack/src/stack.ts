@@ -18,7 +18,7 @@ const REPO_ROOT = resolvePath(import.meta.dirname, '../../..')
 // default (bench/stack.ts). The old generation may grow by half its live size between full collections, where V8
 // by default lets it grow up to four times when collecting is cheap: under steady traffic the orchestrator held
 // 156 MB of heap pages for 40-77 MB in use and stub-site stepped up by half (bench/soak.ts); with the fixed factor
-// each follows what it holds, and spent no more CPU (orchestrator 3.6 CPU s/min against 5.0)
+// each follows what it holds, for about the same CPU (orchestrator 3.6-5.7 CPU s/min against 5.0)
 const NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=50']
 // Node keeps the type-stripped, compiled modules here: a start after the first skips the TypeScript stripper
 // (about a second of start-up and 20 MB of memory per process)
