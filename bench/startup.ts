@@ -13,14 +13,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { stringify as stringifyYaml } from 'yaml'
-import { PROCESS_NAMES, stackEnvironment, type ProcessName } from '../packages/stack/src/environment.ts'
+import { NODE_FLAGS, PROCESS_NAMES, stackEnvironment, type ProcessName } from '../packages/stack/src/environment.ts'
 import { freePort } from '../packages/stack/src/ports.ts'
 
 const ROOT = resolve(process.env.SLIPWAY_ROOT ?? resolve(import.meta.dirname, '..'))
 const RUNS = Number(process.env.RUNS ?? 5)
 const IDLE_MS = Number(process.env.IDLE_MS ?? 3000)
 const ONLY = process.env.ONLY
-const NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=50']
 const HOST = '127.0.0.1'
 const PACKAGE_OF: Record<ProcessName, string> = {
   store: 'stub-store', engine: 'stub-engine', site: 'stub-site', bootstrap: 'bootstrap', orchestrator: 'orchestrator'

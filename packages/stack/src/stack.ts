@@ -7,19 +7,13 @@ import { stringify as stringifyYaml } from 'yaml'
 import type { Airflow } from '@slipway/airflow'
 import { startAirflowEngine, type EngineKind } from './airflow-engine.ts'
 import { spawnService, waitHealthy, type ServiceChild } from './child.ts'
-import { DEFAULT_PORTS, PORT_VARIABLES, PROCESS_NAMES, stackEnvironment, type ProcessName } from './environment.ts'
+import { DEFAULT_PORTS, NODE_FLAGS, PORT_VARIABLES, PROCESS_NAMES, stackEnvironment, type ProcessName } from './environment.ts'
 import { freePort, portHolder, portRefusal } from './ports.ts'
 
 export { airflowInjectFile } from './airflow-engine.ts'
 export { DEFAULT_PORTS, PORT_VARIABLES, PROCESS_NAMES, stackEnvironment, stackVariables, type ProcessName } from './environment.ts'
 
 const REPO_ROOT = resolvePath(import.meta.dirname, '../../..')
-// young-generation halves capped at 4 MB: about 8 MB less resident memory per idle process than Node's
-// default (bench/stack.ts). The old generation may grow by half its live size between full collections, where V8
-// by default lets it grow up to four times when collecting is cheap: under steady traffic the orchestrator held
-// 156 MB of heap pages for 40-77 MB in use and stub-site stepped up by half (bench/soak.ts); with the fixed factor
-// each follows what it holds, for about the same CPU (orchestrator 3.6-5.7 CPU s/min against 5.0)
-const NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=50']
 // Node keeps the type-stripped, compiled modules here: a start after the first skips the TypeScript stripper
 // (about a second of start-up and 20 MB of memory per process)
 const COMPILE_CACHE = resolvePath(REPO_ROOT, process.env.NODE_COMPILE_CACHE ?? join('node_modules', '.cache', 'slipway-compile'))
