@@ -61,7 +61,7 @@ export const ConfigSchema = Type.Object({
   }),
   ENGINE_DATA_DIR: Type.String({
     default: '',
-    description: 'Directory keeping state in `engine-state.json` across restarts (empty: memory only)'
+    description: 'Directory keeping state across restarts: `engine.json` and a file per run under `runs/` (empty: memory only)'
   }),
   SITE_URL: Type.String({
     default: 'http://127.0.0.1:9300',

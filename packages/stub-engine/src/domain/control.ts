@@ -24,7 +24,7 @@ export function createControl (
   options: Pick<EngineOptions, 'importErrorDags'>
 ) {
   const {
-    defs, dags, runs, key, log, changed, defOf, dagOf, runOf, taskDefOf, addressOf, stubOf, runsInOrder, findTis,
+    defs, dags, runs, key, log, changed, forget, defOf, dagOf, runOf, taskDefOf, addressOf, stubOf, runsInOrder, findTis,
     appendLog, createRun
   } = shared
   const { stopExecution } = executor
@@ -167,7 +167,7 @@ export function createControl (
       note: body.note ?? null
     })
     log({ dagId, runId, paused: dags.get(dagId)!.is_paused }, 'run triggered')
-    changed()
+    changed(run)
     return runView(run, dags.get(dagId)!)
   }
 
@@ -185,7 +185,7 @@ export function createControl (
     }
     if (applies('note') && body.note !== undefined) run.note = body.note
     run.updated_at = isoNow()
-    changed()
+    changed(run)
     return runView(run, dags.get(dagId)!)
   }
 
@@ -193,7 +193,7 @@ export function createControl (
     const run = runOf(dagId, runId)
     for (const ti of run.tis) stopExecution(ti)
     runs.delete(key(dagId, runId))
-    changed()
+    forget(run)
   }
 
   function clearRun (
@@ -207,7 +207,7 @@ export function createControl (
     if (body.dry_run) return { dryRun: true, tis: selected.map((t) => taskInstanceView(run, t, dag)) }
     for (const ti of selected) resetTi(run, ti)
     requeue(run)
-    changed()
+    changed(run)
     return { dryRun: false, run: runView(run, dag) }
   }
 
@@ -257,11 +257,11 @@ export function createControl (
       if (!dryRun) {
         for (const ti of chosen) resetTi(run, ti)
         if (chosen.length > 0 && body.reset_dag_runs !== false) requeue(run)
+        if (chosen.length > 0) changed(run)
       }
       const dag = dags.get(run.dag_id)!
       out.push(...chosen.map((ti) => taskInstanceView(run, ti, dag)))
     }
-    if (!dryRun) changed()
     return out
   }
 
@@ -290,7 +290,7 @@ export function createControl (
       run.updated_at = isoNow()
     }
     if (body.note !== undefined) for (const ti of chosen) ti.note = body.note
-    changed()
+    changed(run)
     const dag = dags.get(dagId)!
     return chosen.map((ti) => taskInstanceView(run, ti, dag))
   }

@@ -7,7 +7,7 @@ import { NotFound } from './errors.ts'
 import { retriesOverride, type TaskAddress } from './injection.ts'
 import type { LogLevel } from './operators.ts'
 import { uuid7 } from './ids.ts'
-import { isoNow, TASK_USER, type DagRecord, type EngineSnapshot, type LogLine, type RunRecord, type TaskInstanceRecord } from './records.ts'
+import { isoNow, TASK_USER, type DagRecord, type LogLine, type RunRecord, type TaskInstanceRecord } from './records.ts'
 import { leafTasks, priorityWeights, siteWorkflows, type DagDef, type TaskDef } from './workflows.ts'
 
 const runNotFound = (dagId: string, runId: string): NotFound =>
@@ -44,7 +44,8 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
   function restore (): void {
     const snapshot = options.persistence?.load() ?? null
     if (snapshot !== null) {
-      seq = snapshot.seq
+      // a save cut short may have written a run before the counter: the counter is never below a run's number
+      seq = snapshot.runs.reduce((highest, r) => Math.max(highest, r.seq), snapshot.seq)
       for (const dag of snapshot.dags) if (defs.has(dag.dag_id)) dags.set(dag.dag_id, dag)
       for (const run of snapshot.runs) if (defs.has(run.dag_id)) runs.set(key(run.dag_id, run.dag_run_id), run)
       // The processes of running tries died with the old engine: run those tries again from the start.
@@ -53,8 +54,10 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
           if (ti.state === 'running') {
             ti.state = 'queued'
             appendLog(ti, ti.try_number, 'warning', '*** The engine restarted while this try was running: the try runs again')
+            changed(run)
           } else if (ti.state === 'restarting') {
             ti.state = null
+            changed(run)
           }
         }
       }
@@ -68,18 +71,28 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
 
   // ---- persistence
 
+  // A save writes the runs that changed since the last one, never the whole history: an engine with hundreds of
+  // finished runs rewrote all of them (and their logs) up to twenty times a second while any run moved.
   let saveTimer: NodeJS.Timeout | undefined
-  function snapshot (): EngineSnapshot {
-    return { seq, dags: [...dags.values()], runs: [...runs.values()] }
+  const dirty = new Set<RunRecord>()
+  const removed: RunRecord[] = []
+  /** Something changed: the run given (or the DAG records, when none is): saved within 50 ms. */
+  function changed (run?: RunRecord): void {
+    if (options.persistence === undefined) return
+    if (run !== undefined) dirty.add(run)
+    saveTimer ??= setTimeout(flush, 50)
   }
-  function changed (): void {
-    if (options.persistence === undefined || saveTimer !== undefined) return
-    saveTimer = setTimeout(flush, 50)
+  /** A run deleted: its saved record goes at the next save. */
+  function forget (run: RunRecord): void {
+    dirty.delete(run)
+    removed.push(run)
+    changed()
   }
   function flush (): void {
     if (saveTimer !== undefined) clearTimeout(saveTimer)
     saveTimer = undefined
-    options.persistence?.save(snapshot())
+    options.persistence?.save({ seq, dags: [...dags.values()], runs: [...dirty], removed: removed.splice(0) })
+    dirty.clear()
   }
 
   // ---- lookups
@@ -199,6 +212,7 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
     log,
     restore,
     changed,
+    forget,
     flush,
     defOf,
     dagOf,

@@ -62,7 +62,7 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
       if (ti.state === 'restarting') {
         endTry(ti, null)
         appendLog(ti, tryNumber, 'warning', 'Task instance was cleared while running: stopped, it will run again as a new try')
-        changed()
+        changed(run)
       }
       return
     }
@@ -107,7 +107,7 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
       }
     }
     run.updated_at = now
-    changed()
+    changed(run)
   }
 
   function launch (run: RunRecord, ti: TaskInstanceRecord, def: TaskDef): void {
@@ -119,7 +119,7 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
     const plan = planTask(address, stub, options.rules, options.taskMs)
     const signal = controller.signal
     const say = (event: string, level: LogLevel = 'info', extra: Record<string, unknown> = {}): void => {
-      if (ti.try_number === tryNumber) { appendLog(ti, tryNumber, level, event, extra); changed() }
+      if (ti.try_number === tryNumber) { appendLog(ti, tryNumber, level, event, extra); changed(run) }
     }
     const ctx: OperatorContext = {
       address,

@@ -87,6 +87,14 @@ export interface EngineSnapshot {
   runs: RunRecord[]
 }
 
+/** What changed since the last save: the DAG records and the run counter always, the runs changed and the runs deleted. */
+export interface EngineChanges {
+  seq: number
+  dags: DagRecord[]
+  runs: RunRecord[]
+  removed: RunRecord[]
+}
+
 export const isoNow = (): string => new Date().toISOString()
 
 /** The user the simulated scheduler and its task processes run as (a task instance's `unixname`). */

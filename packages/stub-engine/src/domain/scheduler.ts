@@ -112,7 +112,7 @@ export function createScheduler (shared: EngineState, executor: Executor, option
   function tick (): void {
     const now = Date.now()
     const nowIso = new Date(now).toISOString()
-    let any = false
+    const moved: RunRecord[] = []
     const active = runsInOrder().filter((r) => !FINISHED_RUN_STATES.has(r.state))
     const runningCount = new Map<string, number>()
     for (const r of active) if (r.state === 'running') runningCount.set(r.dag_id, (runningCount.get(r.dag_id) ?? 0) + 1)
@@ -126,16 +126,16 @@ export function createScheduler (shared: EngineState, executor: Executor, option
         run.end_date = null
         run.updated_at = nowIso
         runningCount.set(run.dag_id, count + 1)
-        any = true
+        moved.push(run)
         continue
       }
       run.last_scheduling_decision = nowIso
-      let moved = false
-      for (const ti of [...run.tis]) if (advanceTask(run, ti, now)) moved = true
-      if (moved) { run.updated_at = nowIso; any = true }
-      if (finishRunIfDone(run)) any = true
+      let advanced = false
+      for (const ti of [...run.tis]) if (advanceTask(run, ti, now)) advanced = true
+      if (advanced) run.updated_at = nowIso
+      if (finishRunIfDone(run) || advanced) moved.push(run)
     }
-    if (any) changed()
+    for (const run of moved) changed(run)
   }
 
   return { tick }

@@ -310,7 +310,7 @@ describe('ENGINE_DATA_DIR', () => {
     await first.trigger('test_site', 'K2', { stub: { hang: ['action_xcom'] } })
     await waitTask(first, 'test_site', 'K2', 'action_xcom', 'running')
     await first.close()
-    expect(existsSync(join(dir, 'engine-state.json'))).toBe(true)
+    expect(existsSync(join(dir, 'engine.json'))).toBe(true)
 
     const second = await startTestEngine({ ENGINE_DATA_DIR: dir })
     expect((await second.call('GET', '/api/v2/dags/deploy_site')).body.is_paused).toBe(true)
