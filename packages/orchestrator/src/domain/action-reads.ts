@@ -5,7 +5,7 @@ import { NotFoundError, type RequestContext } from '@slipway/common'
 import type { ActionDetailRecord, ActionRecord, Repositories, StartState } from '../db/repositories.ts'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import { actionLifecycle } from './catalog.ts'
-import { orderedSteps, resolveStep } from './steps.ts'
+import { orderedSteps, resolveStep, type StepState } from './steps.ts'
 import type { EngineReads } from './engine-watch.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import { noteView, type NoteView, type Notes } from './notes.ts'
@@ -56,11 +56,15 @@ export function createActionReads (deps: {
   }
 
   /** Steps of many actions from the engine's batch list of task instances, paged: never a call per action. */
-  async function stepsOfMany (actions: ActionRecord[], ctx: RequestContext): Promise<Map<string, EngineTask[]>> {
-    const steps = new Map<string, EngineTask[]>()
+  async function stepsOfMany (actions: ActionRecord[], ctx: RequestContext): Promise<Map<string, StepState[]>> {
+    const steps = new Map<string, StepState[]>()
     if (actions.length === 0) return steps
     const tasks = await reads.tasksOfRuns({ dagIds: [...new Set(actions.map((a) => a.dag_id))], runIds: actions.map((a) => a.id) }, ctx)
-    for (const task of tasks) steps.set(task.dag_run_id, [...(steps.get(task.dag_run_id) ?? []), task])
+    for (const task of tasks) {
+      const list = steps.get(task.dag_run_id)
+      if (list === undefined) steps.set(task.dag_run_id, [task])
+      else list.push(task)
+    }
     return steps
   }
 
@@ -78,7 +82,7 @@ export function createActionReads (deps: {
     action: ActionRecord,
     run: EngineRun | undefined,
     dagPaused: boolean,
-    steps: EngineTask[],
+    steps: StepState[],
     stepNotes?: Map<string, NoteView[]>
   ) {
     const start = action.validation_failed ? 'refused' : run !== undefined ? 'started' : START_STATUS[action.start_state]
@@ -158,8 +162,9 @@ export function createActionReads (deps: {
     }
   }
 
-  // GET /actions/{id}'s answers, made again only when the database or the engine watch hands out something new
-  const answers = keptAnswers<ReturnType<typeof detailAnswer>>()
+  // GET /actions/{id}'s answers, made again only when the database or the engine watch hands out something new; kept
+  // for the actions being polled now (each answer holds the inputs it was made from, so not for every action read)
+  const answers = keptAnswers<ReturnType<typeof detailAnswer>>(64)
 
   /** One action's answer: the same object while its record and its run, flag and steps are (callers must not change it). */
   async function get (id: string, verbosity: number, ctx: RequestContext) {

@@ -1,12 +1,18 @@
 // The engine watch: one loop per orchestrator process keeps the engine's runs, their task instances and the DAGs'
-// pause flags, so that action and workflow reads need no engine call while it is fresh. A full read at
-// start and every `resyncMs`, in between only what the engine changed since the last poll began (`updated_at_gte`;
-// Airflow filters on its rows' `updated_at` but does not return it, so the watermark is this process's clock,
-// reaching back `OVERLAP_MS` for clock skew and late commits). A read that finds the
-// watch older than `staleMs`, stopped, or invalidated by one of this process's writes calls the engine itself, so no
-// answer is older than that bound. Several orchestrators each keep their own; correctness never depends on it.
+// pause flags, so that action and workflow reads need no engine call while it is fresh. A full read at start; then
+// only what the engine changed since the last poll began (`updated_at_gte`; Airflow filters on its rows'
+// `updated_at` but does not return it, so the watermark is this process's clock, reaching back `OVERLAP_MS` for clock
+// skew and late commits); every `resyncMs` the run list again (runs deleted in the engine leave the watch then) and
+// the task instances of the runs still moving and of a slice of the others, in turn.
+// What it holds stays small as the history grows: a run that ended and has not changed for `keepTasksMs` keeps only
+// its steps' states (all a list of actions needs), and reads of its whole task instances go to the engine; a run
+// that changes again is read whole at the next poll. A read that finds the watch older than `staleMs`, stopped, or
+// invalidated by one of this process's writes calls the engine itself, so no answer is older than that bound.
+// Several orchestrators each keep their own; correctness never depends on it.
 import type { CallContext } from '@slipway/common'
+import { FINISHED_RUN_STATES } from '@slipway/airflow-contract'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
+import type { StepState } from './steps.ts'
 
 /** The engine reads that actions and workflows make; the watch serves them, or passes them to the engine. */
 export interface EngineReads {
@@ -14,7 +20,7 @@ export interface EngineReads {
   isPaused: (dagId: string, ctx?: CallContext) => Promise<boolean | undefined>
   tasks: (dagId: string, runId: string, ctx?: CallContext) => Promise<EngineTask[]>
   runs: (filter: { dagIds?: string[], logicalDateGte?: string }, ctx?: CallContext) => Promise<EngineRun[]>
-  tasksOfRuns: (filter: { dagIds?: string[], runIds: string[] }, ctx?: CallContext) => Promise<EngineTask[]>
+  tasksOfRuns: (filter: { dagIds?: string[], runIds: string[] }, ctx?: CallContext) => Promise<StepState[]>
   /** This process changed the engine: a run it triggered, a DAG it paused or unpaused, anything else. */
   triggered: (run: EngineRun) => void
   paused: (dagId: string, isPaused: boolean) => void
@@ -42,8 +48,15 @@ export interface WatchOptions {
   engine: EngineClient
   intervalMs: number
   staleMs: number
-  /** How often everything is read again (runs deleted in the engine leave the watch then). */
+  /**
+   * How often the run list is read again (runs deleted in the engine leave the watch then), with the task instances
+   * of the runs still moving and of `resyncSlice` others.
+   */
   resyncMs?: number
+  /** How many ended runs' task instances each resync reads again, in turn: a safety net of bounded cost. */
+  resyncSlice?: number
+  /** How long a run that ended and stopped changing keeps its whole task instances, for the reads that follow its end. */
+  keepTasksMs?: number
   /** Longest pause between polls while the engine fails. */
   maxBackoffMs?: number
   now?: () => number
@@ -57,16 +70,31 @@ export function createEngineWatch (options: WatchOptions) {
   const { engine } = options
   const now = options.now ?? Date.now
   const direct = directReads(engine)
+  const keepTasksMs = options.keepTasksMs ?? 120_000
   /** The DAGs the engine listed at the last poll: their runs are the ones kept. */
   const watched = new Set<string>()
   const runs = new Map<string, EngineRun>()
-  const tasks = new Map<string, Map<string, EngineTask>>()
+  /** Per run, its task instances: whole for a run in `whole`, else (a run that ended a while ago) the steps' states. */
+  const tasks = new Map<string, Map<string, StepState>>()
+  /** Runs whose task instances are all kept whole, with when the watch last saw them change. */
+  const whole = new Map<string, number>()
+  /** Runs whose task instances are read whole at the next poll: new to the watch, or changed after they were compacted. */
+  const toRead = new Set<string>()
   const pausedFlags = new Map<string, boolean>()
   const ctx: CallContext = { contextMarker: 'engine-watch', user: 'slipway' }
   const key = (dagId: string, runId: string): string => `${dagId}\u0000${runId}`
+  // the few task ids and states every compact step shares, one string each
+  const names = new Map<string, string>()
+  function shared (text: string): string {
+    const found = names.get(text)
+    if (found !== undefined) return found
+    names.set(text, text)
+    return text
+  }
 
   let syncedAt: number | undefined // when the last successful poll started
   let resyncedAt = 0
+  let resyncCursor = 0
   let invalidatedAt = -1
   let watermark: number | undefined // when the last successful poll began: changes from then on are read next
   let stopped = true
@@ -74,23 +102,85 @@ export function createEngineWatch (options: WatchOptions) {
   let failures = 0
   const stats = { polls: 0, errors: 0 }
 
-  const taskKey = (t: EngineTask): string => `${t.task_id}\u0000${t.map_index ?? -1}`
-  function noteTasks (list: EngineTask[]): void {
+  const taskKey = (t: StepState): string => `${t.task_id}\u0000${t.map_index ?? -1}`
+  /** Keeps a task instance the engine answered; its run's key, or undefined for a DAG not watched. */
+  function keep (t: EngineTask): string | undefined {
+    if (!watched.has(t.dag_id)) return undefined
+    const k = key(t.dag_id, t.dag_run_id)
+    const byTask = tasks.get(k) ?? new Map<string, StepState>()
+    byTask.set(taskKey(t), t)
+    tasks.set(k, byTask)
+    return k
+  }
+  /** Task instances that changed: their runs count as changed now (and are read whole next if they were compacted). */
+  function noteTasks (list: EngineTask[], at: number): void {
     for (const t of list) {
-      if (!watched.has(t.dag_id)) continue
-      const k = key(t.dag_id, t.dag_run_id)
-      const byTask = tasks.get(k) ?? new Map<string, EngineTask>()
-      byTask.set(taskKey(t), t)
-      tasks.set(k, byTask)
+      const k = keep(t)
+      if (k === undefined) continue
+      if (whole.has(k)) whole.set(k, at)
+      else toRead.add(k)
     }
   }
-  function noteRuns (list: EngineRun[]): void {
-    for (const r of list) if (watched.has(r.dag_id)) runs.set(key(r.dag_id, r.dag_run_id), r)
+  function noteRuns (list: EngineRun[], at: number): void {
+    for (const r of list) {
+      if (!watched.has(r.dag_id)) continue
+      const k = key(r.dag_id, r.dag_run_id)
+      runs.set(k, r)
+      if (whole.has(k)) whole.set(k, at)
+      else toRead.add(k)
+    }
   }
-  /** Keeps runs and task instances the engine answered. */
-  function take (runList: EngineRun[], taskList: EngineTask[]): void {
-    noteRuns(runList)
-    noteTasks(taskList)
+  /** Replaces the task instances of the runs read whole; a run read again keeps when it last changed. */
+  function takeWhole (runKeys: string[], list: EngineTask[], at: number): void {
+    for (const k of runKeys) {
+      tasks.delete(k)
+      toRead.delete(k)
+      if (runs.has(k)) whole.set(k, whole.get(k) ?? at)
+    }
+    for (const t of list) keep(t)
+  }
+  /** Keeps only the steps' states of runs that ended and have not changed for `keepTasksMs`. */
+  function compact (at: number): void {
+    for (const [k, seen] of whole) {
+      const run = runs.get(k)
+      if (run === undefined) { whole.delete(k); continue }
+      if (!FINISHED_RUN_STATES.has(run.state) || at - seen < keepTasksMs) continue
+      const steps = new Map<string, StepState>()
+      for (const [tk, t] of tasks.get(k) ?? []) {
+        steps.set(tk, {
+          dag_id: run.dag_id,
+          dag_run_id: run.dag_run_id,
+          task_id: shared(t.task_id),
+          map_index: t.map_index,
+          state: t.state == null ? t.state : shared(t.state)
+        })
+      }
+      tasks.set(k, steps)
+      whole.delete(k)
+    }
+  }
+  /** Reads the task instances of these runs whole. */
+  async function readWhole (runKeys: string[], at: number): Promise<void> {
+    const chosen = runKeys.map((k) => runs.get(k)).filter((r): r is EngineRun => r !== undefined)
+    if (chosen.length === 0) return
+    const list = await engine.tasksOfRuns({ runIds: [...new Set(chosen.map((r) => r.dag_run_id))] }, ctx)
+    takeWhole(chosen.map((r) => key(r.dag_id, r.dag_run_id)), list, at)
+  }
+
+  /** The run list again; the task instances of the runs still moving and of a slice of the ended ones, in turn. */
+  async function resync (started: number): Promise<void> {
+    const all = await engine.runs({}, ctx)
+    const listed = new Set(all.map((r) => key(r.dag_id, r.dag_run_id)))
+    for (const k of runs.keys()) if (!listed.has(k)) { runs.delete(k); tasks.delete(k); whole.delete(k); toRead.delete(k) }
+    for (const r of all) if (watched.has(r.dag_id)) runs.set(key(r.dag_id, r.dag_run_id), r)
+    const ended = [...runs.keys()].filter((k) => !whole.has(k) && !toRead.has(k))
+    const slice = options.resyncSlice ?? 100
+    resyncCursor = resyncCursor >= ended.length ? 0 : resyncCursor
+    const again = ended.slice(resyncCursor, resyncCursor + slice)
+    resyncCursor += slice
+    await readWhole([...whole.keys(), ...again], started)
+    // a run read again that had ended a while ago goes back to its steps' states at once
+    for (const k of again) whole.set(k, started - keepTasksMs)
   }
 
   async function poll (): Promise<void> {
@@ -98,18 +188,28 @@ export function createEngineWatch (options: WatchOptions) {
     const dags = await engine.dags(ctx)
     watched.clear()
     for (const d of dags) watched.add(d.dag_id)
-    if (watermark === undefined || started - resyncedAt >= (options.resyncMs ?? 60_000)) {
+    if (watermark === undefined) {
       const all = await engine.runs({}, ctx)
-      const allTasks = all.length === 0 ? [] : await engine.tasksOfRuns({ runIds: all.map((r) => r.dag_run_id) }, ctx)
       runs.clear()
       tasks.clear()
-      take(all, allTasks)
+      whole.clear()
+      toRead.clear()
+      for (const r of all) if (watched.has(r.dag_id)) runs.set(key(r.dag_id, r.dag_run_id), r)
+      await readWhole([...runs.keys()], started)
+      // what ended before this process started keeps its steps' states only, from the first poll on
+      for (const [k, r] of runs) if (FINISHED_RUN_STATES.has(r.state)) whole.set(k, started - keepTasksMs)
+      resyncedAt = started
+    } else if (started - resyncedAt >= (options.resyncMs ?? 60_000)) {
+      await resync(started)
       resyncedAt = started
     } else {
       const since = new Date(watermark - OVERLAP_MS).toISOString()
       const changed = await engine.changedSince(since, ctx)
-      take(changed.runs, changed.tasks)
+      noteRuns(changed.runs, started)
+      noteTasks(changed.tasks, started)
     }
+    await readWhole([...toRead], started)
+    compact(started)
     pausedFlags.clear()
     for (const d of dags) pausedFlags.set(d.dag_id, d.is_paused)
     syncedAt = started
@@ -146,8 +246,9 @@ export function createEngineWatch (options: WatchOptions) {
       return pausedFlags.get(dagId)
     },
     async tasks (dagId, runId, callCtx) {
-      if (!fresh() || !runs.has(key(dagId, runId))) return await direct.tasks(dagId, runId, callCtx)
-      return [...(tasks.get(key(dagId, runId))?.values() ?? [])]
+      // a run kept as its steps' states only (or not seen yet) is read from the engine
+      if (!fresh() || !whole.has(key(dagId, runId))) return await direct.tasks(dagId, runId, callCtx)
+      return [...(tasks.get(key(dagId, runId))?.values() ?? [])] as EngineTask[]
     },
     async runs (filter, callCtx) {
       if (!fresh() || (filter.dagIds ?? []).some((d) => !watched.has(d))) return await direct.runs(filter, callCtx)
@@ -161,7 +262,7 @@ export function createEngineWatch (options: WatchOptions) {
       return dagIds.flatMap((d) => filter.runIds.flatMap((r) => [...(tasks.get(key(d, r))?.values() ?? [])]))
     },
     triggered (run) {
-      noteRuns([run])
+      noteRuns([run], now())
     },
     paused (dagId, isPaused) {
       pausedFlags.set(dagId, isPaused)

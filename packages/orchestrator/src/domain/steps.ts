@@ -8,15 +8,18 @@ import { plainTimestamp, spacedDate, workflowDate } from './format.ts'
 /** The task's own name: its engine id without the group path. */
 export const taskName = (taskId: string): string => taskId.slice(taskId.lastIndexOf('.') + 1)
 
-export interface OrderedStep { id: string, state: string | null, task: EngineTask | undefined }
+/** What a step's place and state need of a task instance (all a list of actions reads of one). */
+export type StepState = Pick<EngineTask, 'dag_id' | 'dag_run_id' | 'task_id' | 'map_index' | 'state'>
+
+export interface OrderedStep<T extends StepState = EngineTask> { id: string, state: string | null, task: T | undefined }
 
 /**
  * The steps of a run in the workflow's step order: every step of its fixed list, with the state of its task
  * instance, or null while the engine has not made one; then the tasks the list does not know, in engine order.
  */
-export function orderedSteps (dagId: string, tasks: EngineTask[]): OrderedStep[] {
+export function orderedSteps<T extends StepState> (dagId: string, tasks: T[]): Array<OrderedStep<T>> {
   const order = STEP_ORDER[dagId] ?? []
-  const byId = new Map<string, EngineTask>()
+  const byId = new Map<string, T>()
   for (const task of tasks) if (!byId.has(task.task_id)) byId.set(task.task_id, task)
   const known = new Set(order)
   const listed = order.map((id) => ({ id, state: byId.get(id)?.state ?? null, task: byId.get(id) }))
@@ -30,7 +33,7 @@ export function orderedSteps (dagId: string, tasks: EngineTask[]): OrderedStep[]
  * The step a caller names: its engine task id, or a bare task name that matches exactly one grouped task (so
  * that scripts written for the sub-workflow form, `ucp_preflight_check`, keep working). Undefined otherwise.
  */
-export function resolveStep (steps: OrderedStep[], stepId: string): OrderedStep | undefined {
+export function resolveStep<T extends StepState> (steps: Array<OrderedStep<T>>, stepId: string): OrderedStep<T> | undefined {
   const exact = steps.find((s) => s.id === stepId)
   if (exact !== undefined) return exact
   const named = steps.filter((s) => s.id.includes('.') && taskName(s.id) === stepId)

@@ -1,9 +1,9 @@
 // The engine watch reads only what changed after its first full read, although the engine's runs and task
 // instances carry no `updated_at` (a real Airflow filters on it and never returns it): the watermark is the time the
 // last poll began, reached back by the overlap.
-import { describe, expect, it } from 'vitest'
-import type { EngineClient, EngineRun } from '../../src/clients/engine.ts'
-import { createEngineWatch } from '../../src/domain/engine-watch.ts'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import type { EngineClient, EngineRun, EngineTask } from '../../src/clients/engine.ts'
+import { createEngineWatch, type WatchOptions } from '../../src/domain/engine-watch.ts'
 
 const run = (id: string, state: string): EngineRun => ({ dag_id: 'deploy_site', dag_run_id: id, state, logical_date: null } as unknown as EngineRun)
 
@@ -53,5 +53,133 @@ describe('engine watch watermark', () => {
     clock += 1000
     await watch.poll()
     expect(calls).toEqual(['dags', 'changedSince 2026-11-26T09:59:55.000Z'])
+  })
+})
+
+/** An engine of `count` runs of deploy_site with two task instances each; what the watch asks for is recorded. */
+function engineOfRuns (count: number, state = 'success') {
+  const calls: string[] = []
+  const runs = new Map<string, EngineRun>()
+  const tis = new Map<string, EngineTask[]>()
+  const task = (runId: string, taskId: string, taskState: string): EngineTask => ({
+    dag_id: 'deploy_site', dag_run_id: runId, task_id: taskId, map_index: -1, state: taskState, hostname: 'worker-1', pool: 'default_pool'
+  } as unknown as EngineTask)
+  const setRun = (id: string, runState: string, taskState: string): void => {
+    runs.set(id, run(id, runState))
+    tis.set(id, [task(id, 'preflight', taskState), task(id, 'deploy', taskState)])
+  }
+  for (let i = 1; i <= count; i++) setRun(`r${i}`, state, state)
+  const changes: { runs: EngineRun[], tasks: EngineTask[] } = { runs: [], tasks: [] }
+  const engine = {
+    dags: async () => [{ dag_id: 'deploy_site', is_paused: false }],
+    runs: async () => { calls.push('runs'); return [...runs.values()] },
+    run: async (_dag: string, id: string) => { calls.push(`run ${id}`); return runs.get(id) },
+    tasks: async (_dag: string, id: string) => { calls.push(`tasks ${id}`); return tis.get(id) ?? [] },
+    tasksOfRuns: async (filter: { runIds: string[] }) => {
+      calls.push(`tasksOfRuns ${filter.runIds.join(',')}`)
+      return filter.runIds.flatMap((id) => tis.get(id) ?? [])
+    },
+    changedSince: async () => ({ runs: changes.runs.splice(0), tasks: changes.tasks.splice(0) })
+  } as unknown as EngineClient
+  return { engine, calls, runs, tis, setRun, changes }
+}
+
+/**
+ * A watch that counts as started (its reads are served while fresh) but whose loop never runs on its own: the
+ * test polls it, at the times its clock says.
+ */
+function startedWatch (options: WatchOptions) {
+  vi.useFakeTimers()
+  const watch = createEngineWatch(options)
+  watch.start()
+  onTestFinished(() => { watch.stop(); vi.useRealTimers() })
+  return watch
+}
+
+describe('engine watch holding a long history', () => {
+  it('keeps only the steps\' states of a run that ended a while ago, and reads its task instances from the engine', async () => {
+    const { engine, calls } = engineOfRuns(1, 'running')
+    let clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({ engine, intervalMs: 1000, staleMs: 600_000, keepTasksMs: 60_000, now: () => clock })
+    await watch.poll()
+    calls.length = 0
+    // while the run moves and for keepTasksMs after it last changed, its task instances come from the watch
+    expect((await watch.reads.tasks('deploy_site', 'r1')).map((t) => t.hostname)).toEqual(['worker-1', 'worker-1'])
+    clock += 30_000
+    await watch.poll()
+    expect(calls).toEqual([])
+    expect(await watch.reads.tasks('deploy_site', 'r1')).toHaveLength(2)
+    expect(calls).toEqual([])
+  })
+
+  it('compacts an ended run after keepTasksMs: the list still reads its steps from the watch, one run\'s reads go to the engine', async () => {
+    const { engine, calls, setRun, changes, runs, tis } = engineOfRuns(1, 'running')
+    let clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({ engine, intervalMs: 1000, staleMs: 600_000, keepTasksMs: 60_000, now: () => clock })
+    await watch.poll()
+    setRun('r1', 'success', 'success')
+    changes.runs.push(runs.get('r1')!)
+    changes.tasks.push(...tis.get('r1')!)
+    clock += 1000
+    await watch.poll()
+    clock += 60_000
+    await watch.poll()
+    calls.length = 0
+    const steps = await watch.reads.tasksOfRuns({ dagIds: ['deploy_site'], runIds: ['r1'] })
+    expect(steps).toEqual([
+      { dag_id: 'deploy_site', dag_run_id: 'r1', task_id: 'preflight', map_index: -1, state: 'success' },
+      { dag_id: 'deploy_site', dag_run_id: 'r1', task_id: 'deploy', map_index: -1, state: 'success' }
+    ])
+    expect(calls).toEqual([])
+    expect((await watch.reads.tasks('deploy_site', 'r1')).map((t) => t.hostname)).toEqual(['worker-1', 'worker-1'])
+    expect(calls).toEqual(['tasks r1'])
+  })
+
+  it('reads a compacted run whole again when it changes, and serves it from the watch after that', async () => {
+    const { engine, calls, setRun, changes, runs, tis } = engineOfRuns(2)
+    let clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({ engine, intervalMs: 1000, staleMs: 600_000, keepTasksMs: 60_000, now: () => clock })
+    await watch.poll()
+    // r2 cleared in the engine: the change lists the run and one task instance of it
+    setRun('r2', 'queued', 'success')
+    const cleared = { ...tis.get('r2')![0]!, state: null }
+    tis.set('r2', [cleared, tis.get('r2')![1]!])
+    changes.runs.push(runs.get('r2')!)
+    changes.tasks.push(cleared)
+    calls.length = 0
+    clock += 1000
+    await watch.poll()
+    expect(calls).toEqual(['tasksOfRuns r2'])
+    calls.length = 0
+    expect((await watch.reads.tasks('deploy_site', 'r2')).map((t) => t.state)).toEqual([null, 'success'])
+    expect(calls).toEqual([])
+    await watch.reads.tasks('deploy_site', 'r1')
+    expect(calls).toEqual(['tasks r1'])
+  })
+
+  it('resyncs the run list with the task instances of the moving runs and a slice of the ended ones, in turn', async () => {
+    const { engine, calls, runs, setRun } = engineOfRuns(5)
+    setRun('r6', 'running', 'running')
+    let clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({
+      engine, intervalMs: 1000, staleMs: 600_000, keepTasksMs: 60_000, resyncMs: 10_000, resyncSlice: 2, now: () => clock
+    })
+    await watch.poll()
+    expect(calls).toEqual(['runs', 'tasksOfRuns r1,r2,r3,r4,r5,r6'])
+    const resyncs: string[] = []
+    for (let i = 0; i < 3; i++) {
+      calls.length = 0
+      clock += 10_000
+      await watch.poll()
+      resyncs.push(...calls)
+    }
+    expect(resyncs).toEqual(['runs', 'tasksOfRuns r6,r1,r2', 'runs', 'tasksOfRuns r6,r3,r4', 'runs', 'tasksOfRuns r6,r5'])
+    // a run deleted in the engine leaves the watch at the next resync
+    runs.delete('r3')
+    calls.length = 0
+    clock += 10_000
+    await watch.poll()
+    expect(await watch.reads.tasksOfRuns({ dagIds: ['deploy_site'], runIds: ['r3'] })).toEqual([])
+    expect(await watch.reads.run('deploy_site', 'r3')).toBeUndefined()
   })
 })
