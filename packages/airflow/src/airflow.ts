@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join, resolve as resolvePath } from 'node:path'
-import { groupMembers, startGroup, stopGroup, type GroupProcess } from './processes.ts'
+import { groupMembers, startGroup, stopGroup, type GroupProcess } from '@slipway/common/process-group'
 import { writeAirflowConfig, type AirflowSettings } from './settings.ts'
 import { freePort, waitReady } from './ready.ts'
 
@@ -14,6 +14,9 @@ export const DEFAULT_VERSION = '3.1.5'
 export const SITE_DAGS = ['deploy_site', 'redeploy_server', 'relabel_nodes', 'test_site', 'update_site', 'update_software']
 export const AIRFLOW_PROCESSES = ['api-server', 'scheduler', 'dag-processor'] as const
 export type AirflowProcess = typeof AIRFLOW_PROCESSES[number]
+// each Airflow process runs in a process group of its own, so that stopping it stops exactly what it started (its
+// uvicorn workers, its executor's workers and their task processes): SIGTERM, and this long later SIGKILL to what is left
+const STOP_GRACE_MS = 20_000
 
 /** This machine cannot run the real Airflow (no CPython 3.11, no package index): the reason, for a visible skip. */
 export class AirflowUnavailableError extends Error { override name = 'AirflowUnavailableError' }
@@ -88,7 +91,7 @@ export function sqlAlchemyUrl (url: string): string {
 
 async function runToEnd (command: string, args: string[], env: NodeJS.ProcessEnv, output: (line: string) => void, timeoutMs: number):
 Promise<void> {
-  const group = startGroup(command, args, env, output)
+  const group = startGroup(command, args, { name: `airflow ${args.join(' ')}`, env, output })
   const timer = setTimeout(() => { stopGroup(group, 1000).catch(() => {}) }, timeoutMs)
   await group.exited
   clearTimeout(timer)
@@ -138,12 +141,12 @@ export async function startAirflow (options: AirflowOptions): Promise<Airflow> {
   let env = environment()
   async function startProcess (name: AirflowProcess): Promise<void> {
     if (groups.has(name)) return
-    groups.set(name, startGroup(airflowBin, args[name], env, (line) => { output(name, line) }))
+    groups.set(name, startGroup(airflowBin, args[name], { name: `airflow ${name}`, env, output: (line) => { output(name, line) } }))
   }
   async function stopProcess (name: AirflowProcess): Promise<void> {
     const group = groups.get(name)
     if (group === undefined) return
-    await stopGroup(group)
+    await stopGroup(group, STOP_GRACE_MS)
     groups.delete(name)
   }
   async function close (): Promise<void> {

@@ -1,7 +1,7 @@
 // When a started Airflow is ready for Slipway: its auth manager issues a token and every site DAG is listed,
 // parsed without import errors. Bounded: a process that exits, or a deadline, ends the wait with the reason.
 import { createServer } from 'node:net'
-import type { GroupProcess } from './processes.ts'
+import type { GroupProcess } from '@slipway/common/process-group'
 
 /** A port free now (the API server takes a port number; it cannot report one it picked itself). */
 export async function freePort (host: string): Promise<number> {

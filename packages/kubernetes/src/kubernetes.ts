@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve as resolvePath } from 'node:path'
+import { startGroup, stopGroup, waitForLine, type GroupProcess } from '@slipway/common/process-group'
 import { createKubeApi, type KubeApi } from './api.ts'
 import { newIdentities, writeKubeconfig, writePki, writeTokenFile, BOOTSTRAP_USER, type Identities } from './pki.ts'
-import { startProcess, stopProcess, waitForLine, type Started } from './processes.ts'
 import { grantBootstrap, waitGranted, waitReady } from './ready.ts'
 
 export const PACKAGE_ROOT = resolvePath(import.meta.dirname, '..')
@@ -99,12 +99,12 @@ export async function startKubernetes (options: KubernetesOptions = {}): Promise
   const { bin } = await buildKubernetes((line) => { output('build', line) })
   const timeoutMs = options.startTimeoutMs ?? 120_000
   const dir = mkdtempSync(join(tmpdir(), 'slipway-kube-'))
-  const started: Started[] = []
+  const started: GroupProcess[] = []
   let api: KubeApi | undefined
   async function close (): Promise<void> {
     await api?.close()
     // the API server first: etcd going away under it only makes it complain
-    for (const process of [...started].reverse()) await stopProcess(process)
+    for (const group of [...started].reverse()) await stopGroup(group)
     started.length = 0
     rmSync(dir, { recursive: true, force: true })
   }
@@ -114,13 +114,13 @@ export async function startKubernetes (options: KubernetesOptions = {}): Promise
     const identities = newIdentities()
     writeTokenFile(join(dir, 'tokens.csv'), identities)
 
-    const etcd = startProcess('etcd', join(bin, 'etcd'), ['--data-dir', join(dir, 'etcd'), '--client-port', '0', '--peer-port', '0'],
-      (line) => { output('etcd', line) })
+    const etcd = startGroup(join(bin, 'etcd'), ['--data-dir', join(dir, 'etcd'), '--client-port', '0', '--peer-port', '0'],
+      { name: 'etcd', output: (line) => { output('etcd', line) } })
     started.push(etcd)
     const etcdUrl = (await waitForLine(etcd, /^etcd: serving (http:\/\/\S+)$/, timeoutMs))[1] ?? ''
 
     const port = await freePort()
-    const apiserver = startProcess('kube-apiserver', join(bin, 'kube-apiserver'), [
+    const apiserver = startGroup(join(bin, 'kube-apiserver'), [
       `--etcd-servers=${etcdUrl}`,
       '--bind-address=127.0.0.1',
       '--advertise-address=127.0.0.1',
@@ -139,7 +139,7 @@ export async function startKubernetes (options: KubernetesOptions = {}): Promise
       '--service-cluster-ip-range=10.96.0.0/24',
       '--profiling=false',
       '--v=0'
-    ], (line) => { output('kube-apiserver', line) })
+    ], { name: 'kube-apiserver', output: (line) => { output('kube-apiserver', line) } })
     started.push(apiserver)
     const server = `https://127.0.0.1:${port}`
     const ca = readFileSync(pki.caCert, 'utf8')

@@ -1,15 +1,15 @@
 // When a started API server is ready for the tests: /readyz answers ok to the admin, the bootstrap identity's role
 // and binding are written, and the authorizer has seen them (the bootstrap identity may read a node). Bounded: the
 // process exiting or the deadline ends the wait with the reason.
+import type { GroupProcess } from '@slipway/common/process-group'
 import type { KubeApi } from './api.ts'
 import type { Identities } from './pki.ts'
-import type { Started } from './processes.ts'
 
 const POLL_MS = 200
 
 async function pause (): Promise<void> { await new Promise((resolve) => setTimeout(resolve, POLL_MS)) }
 
-export async function waitReady (api: KubeApi, token: string, process: Started, deadline: number): Promise<void> {
+export async function waitReady (api: KubeApi, token: string, process: GroupProcess, deadline: number): Promise<void> {
   let gone = false
   process.exited.then(() => { gone = true }, () => {})
   let last = 'no answer yet'

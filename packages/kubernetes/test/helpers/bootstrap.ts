@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { buildApp, createDeps, loadConfig } from '@slipway/bootstrap'
-import { startProcess, stopProcess, waitForLine } from '../../src/processes.ts'
+import { startGroup, stopGroup, waitForLine } from '@slipway/common/process-group'
 
 /** The token the tests call the bootstrap service with (role admin in its token file). */
 export const CALLER_TOKEN = 'kube-real-caller-token'
@@ -61,14 +61,15 @@ const SERVER = resolve(import.meta.dirname, '../../../bootstrap/src/server.ts')
 /** The service as its own process (`node packages/bootstrap/src/server.ts`) on a free port, with `env` added. */
 export async function bootstrapProcess (env: Record<string, string>): Promise<{ url: string, close: () => Promise<void> }> {
   const tokens = tokensFile()
-  const child = startProcess('bootstrap', process.execPath, [SERVER], () => {}, {
-    ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', METRICS_ENABLED: 'false', AUTH_TOKENS_FILE: tokens.path, ...env
+  const child = startGroup(process.execPath, [SERVER], {
+    name: 'bootstrap',
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', METRICS_ENABLED: 'false', AUTH_TOKENS_FILE: tokens.path, ...env }
   })
   try {
     const match = await waitForLine(child, /listening at (http:\/\/127\.0\.0\.1:\d+)/, 60_000)
-    return { url: `${match[1] ?? ''}/api/v1.0`, close: async () => { await stopProcess(child); tokens.remove() } }
+    return { url: `${match[1] ?? ''}/api/v1.0`, close: async () => { await stopGroup(child); tokens.remove() } }
   } catch (error) {
-    await stopProcess(child)
+    await stopGroup(child)
     tokens.remove()
     throw error
   }
