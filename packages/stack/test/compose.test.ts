@@ -13,8 +13,11 @@ import { ConfigSchema as StoreConfig } from '@slipway/stub-store'
 import { ConfigSchema as EngineConfig } from '@slipway/stub-engine'
 import { ConfigSchema as SiteConfig } from '@slipway/stub-site'
 import { stackEnvironment, DEFAULT_PORTS, type ProcessName } from '../src/stack.ts'
+import { NODE_FLAGS } from '../src/environment.ts'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
+/** The Node flags the image sets in NODE_OPTIONS for every command. */
+const IMAGE_NODE_OPTIONS = (/NODE_OPTIONS=(\S+)/.exec(readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8'))?.[1] ?? '').split(/\s+/).filter(Boolean)
 interface ComposeService {
   build?: string
   image?: string
@@ -52,8 +55,10 @@ describe('docker-compose.yml', () => {
     expect(service, name).toBeDefined()
     const entry = service?.command?.at(-1) ?? ''
     expect(entry).toBe(`packages/${PACKAGES[name]}/src/server.ts`)
-    // the old generation's growth factor as npm start sets it (Node refuses it in NODE_OPTIONS, so each command has it)
-    expect(service?.command).toEqual(['node', '--heap-growing-percent=50', entry])
+    // npm start's Node flags, as the image runs them: those NODE_OPTIONS allows in the image's, the others on each command
+    const flags = service?.command?.slice(1, -1) ?? []
+    expect(service?.command?.[0]).toBe('node')
+    expect([...IMAGE_NODE_OPTIONS, ...flags].sort()).toEqual([...NODE_FLAGS].sort())
     expect(existsSync(resolve(ROOT, entry))).toBe(true)
     const known = Object.keys(SCHEMAS[name].properties)
     for (const variable of Object.keys(service?.environment ?? {})) expect(known, `${name}: ${variable}`).toContain(variable)
