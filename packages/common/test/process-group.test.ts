@@ -90,7 +90,8 @@ describe('process groups', () => {
     await stopGroup(group, 300)
     const took = performance.now() - before
     await drained(group)
-    expect(group.tail()).toEqual(['ready', 'ignoring SIGTERM'])
+    // whether its handler got to print within the grace is up to the machine's load: only the first line is sure
+    expect(group.tail()[0]).toBe('ready')
     expect(group.child.signalCode).toBe('SIGKILL')
     // the grace is waited out, not cut short (a SIGKILL at once would take a few milliseconds; the timer's clock may
     // lag this one by a few)
