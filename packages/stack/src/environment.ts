@@ -8,7 +8,7 @@ import { join } from 'node:path'
 // 156 MB of heap pages for 40-77 MB in use and stub-site stepped up by half (bench/soak.ts); with the fixed factor
 // each follows what it holds, for about the same CPU (orchestrator 3.6-5.7 CPU s/min against 5.0). Even so V8 kept
 // heap pages it had freed under steady traffic (the orchestrator +27% in 17 minutes with what it holds flat); when
-// V8 favours size over speed it gives them back: flat within 10% (bench/soak.ts, figures in docs/benchmarks.md)
+// V8 favours size over speed it gives most of them back: +5-13% in four soaks (figures in docs/benchmarks.md)
 export const NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=50', '--optimize-for-size']
 
 export type ProcessName = 'store' | 'engine' | 'site' | 'bootstrap' | 'orchestrator'
