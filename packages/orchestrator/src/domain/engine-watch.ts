@@ -112,13 +112,16 @@ export function createEngineWatch (options: WatchOptions) {
     tasks.set(k, byTask)
     return k
   }
-  /** Task instances that changed: their runs count as changed now (and are read whole next if they were compacted). */
+  /** A run that changed: kept whole from now on, or (compacted, or new to the watch) read whole at the next poll. */
+  function touched (k: string, at: number): void {
+    if (whole.has(k)) whole.set(k, at)
+    else toRead.add(k)
+  }
+  /** Task instances that changed: their runs count as changed now. */
   function noteTasks (list: EngineTask[], at: number): void {
     for (const t of list) {
       const k = keep(t)
-      if (k === undefined) continue
-      if (whole.has(k)) whole.set(k, at)
-      else toRead.add(k)
+      if (k !== undefined) touched(k, at)
     }
   }
   function noteRuns (list: EngineRun[], at: number): void {
@@ -126,8 +129,7 @@ export function createEngineWatch (options: WatchOptions) {
       if (!watched.has(r.dag_id)) continue
       const k = key(r.dag_id, r.dag_run_id)
       runs.set(k, r)
-      if (whole.has(k)) whole.set(k, at)
-      else toRead.add(k)
+      touched(k, at)
     }
   }
   /** Replaces the task instances of the runs read whole; a run read again keeps when it last changed. */
