@@ -1,6 +1,7 @@
 // The document store (Deckhand's API v1.0): the only file that knows its paths and shapes.
 import type { Dispatcher } from 'undici'
 import { createHttpClient, DownstreamError, type CallContext, type Metrics, type ServiceTokenSource } from '@slipway/common'
+import { createRevisionListReader } from './revision-list.ts'
 
 /**
  * One revision of the store's list. Its `buckets` (the buckets that revision wrote) is left out on purpose: what a
@@ -34,17 +35,24 @@ export function createStoreClient (options: {
   async function yamlOf<T> (path: string, ctx: CallContext, query?: Record<string, string>): Promise<T> {
     return await http.getYaml<T>(path, { ctx, query, headers: yamlHeaders })
   }
+  const revisionList = createRevisionListReader({
+    parse: (text) => http.parseYaml({ statusCode: 200, headers: {}, text }, 'GET /revisions'),
+    toItem: (entry): Revision => {
+      const r = (typeof entry === 'object' && entry !== null ? entry : {}) as { id?: unknown, tags?: unknown, createdAt?: string }
+      return {
+        id: Number(r.id),
+        tags: Array.isArray(r.tags) ? r.tags.map(String) : Object.keys((r.tags ?? {}) as object),
+        createdAt: r.createdAt
+      }
+    }
+  })
 
   return {
     baseUrl: options.baseUrl,
     /** Every revision, oldest first: sorted by id here, as Deckhand's list promises no order. */
     async revisions (ctx: CallContext): Promise<Revision[]> {
-      const body = await yamlOf<{ results?: Array<{ id: number, tags?: unknown, createdAt?: string }> }>('/revisions', ctx)
-      return (body.results ?? []).map((r) => ({
-        id: Number(r.id),
-        tags: Array.isArray(r.tags) ? r.tags.map(String) : Object.keys((r.tags ?? {}) as object),
-        createdAt: r.createdAt
-      })).sort((a, b) => a.id - b.id)
+      const response = await http.expectOk('GET', '/revisions', { ctx, headers: yamlHeaders })
+      return revisionList.read(response.text).sort((a, b) => a.id - b.id)
     },
     async diff (from: number, to: number, ctx: CallContext): Promise<Record<string, DiffStatus>> {
       return (await yamlOf<Record<string, DiffStatus> | null>(`/revisions/${from}/diff/${to}`, ctx)) ?? {}
