@@ -68,6 +68,8 @@ export function createActionReads (deps: {
     return steps
   }
 
+  const sameInputs = (a: unknown[], b: unknown[]): boolean => a.length === b.length && a.every((input, i) => Object.is(input, b[i]))
+
   function stepSummary (actionId: string, step: { id: string, state: string | null }, index: number, notes: NoteView[] = []) {
     return { id: step.id, url: `/actions/${actionId}/steps/${step.id}`, index, state: step.state, notes }
   }
@@ -117,6 +119,12 @@ export function createActionReads (deps: {
     return paused
   }
 
+  // GET /actions' entries kept per action while their inputs are the very same: the engine watch hands out the same
+  // run and step objects until the engine changes them, so an action that has ended is made once, not on every
+  // read of the list (which grows with the site's history). The record's fields that change after it is saved are
+  // part of the inputs; the others never change. Each read keeps only the actions it listed.
+  let listed = new Map<string, { inputs: unknown[], entry: ReturnType<typeof entityOf> }>()
+
   /** GET /actions: runs and steps come from batched engine calls per page, never calls per action. */
   async function list (verbosity: number, ctx: RequestContext) {
     const actions = await repos.actions.list()
@@ -131,10 +139,22 @@ export function createActionReads (deps: {
       deps.notes.forActions(actions.map((a) => a.id), verbosity)
     ])
     const byRunId = new Map(runs.map((r) => [r.dag_run_id, r]))
-    return actions.map((action) => ({
-      ...entityOf(action, byRunId.get(action.id), paused.has(action.dag_id), steps.get(action.id) ?? []),
-      notes: notes.get(action.id) ?? []
-    }))
+    const next = new Map<string, { inputs: unknown[], entry: ReturnType<typeof entityOf> }>()
+    const answer = actions.map((action) => {
+      const run = byRunId.get(action.id)
+      const dagPaused = paused.has(action.dag_id)
+      const actionSteps = steps.get(action.id) ?? []
+      const inputs = [action.start_state, action.start_reason, action.validation_failed, action.dag_execution_date,
+        run, dagPaused, ...actionSteps]
+      const kept = listed.get(action.id)
+      const entry = kept !== undefined && sameInputs(kept.inputs, inputs)
+        ? kept.entry
+        : entityOf(action, run, dagPaused, actionSteps)
+      next.set(action.id, { inputs, entry })
+      return { ...entry, notes: notes.get(action.id) ?? [] }
+    })
+    listed = next
+    return answer
   }
 
   /**

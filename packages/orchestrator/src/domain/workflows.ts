@@ -1,7 +1,7 @@
 // The read-only view of every workflow in the engine, those not started through this service included.
 import { BadRequestError, NotFoundError, type RequestContext } from '@slipway/common'
-import type { EngineClient } from '../clients/engine.ts'
-import { workflowDetail, workflowOf } from './steps.ts'
+import type { EngineClient, EngineRun } from '../clients/engine.ts'
+import { workflowDetail, workflowOf, type WorkflowView } from './steps.ts'
 import { directReads, type EngineReads } from './engine-watch.ts'
 
 // the engine's datetimes are Python's: years 1 to 9999; bounds beyond them are clamped, never sent
@@ -11,11 +11,22 @@ const withinEngine = (ms: number): Date => new Date(Number.isNaN(ms) ? EARLIEST_
 
 export function createWorkflows (deps: { engine: EngineClient, reads?: EngineReads }) {
   const reads = deps.reads ?? directReads(deps.engine)
+  // each run's view made once for as long as the engine watch keeps the run's object (a changed run is a new one);
+  // runs read straight from the engine are new objects every time and are made every time
+  const views = new WeakMap<EngineRun, WorkflowView>()
+  const viewOf = (run: EngineRun): WorkflowView => {
+    let view = views.get(run)
+    if (view === undefined) {
+      view = workflowOf(run)
+      views.set(run, view)
+    }
+    return view
+  }
   /** Runs since a moment (clamped to the engine's years), oldest first. */
   async function list (since: Date, ctx: RequestContext) {
     const threshold = withinEngine(since.getTime())
     const runs = await reads.runs({ logicalDateGte: threshold.toISOString() }, ctx)
-    return runs.map(workflowOf)
+    return runs.map(viewOf)
       .sort((a, b) => String(a.execution_date).localeCompare(String(b.execution_date)) || a.dag_id.localeCompare(b.dag_id))
   }
 
