@@ -76,6 +76,13 @@ export function createStateFile (dir: string) {
 
   return {
     file,
+    /** One saved run by number; undefined when its file is gone. */
+    readRun (seq: number): RunRecord | undefined {
+      const run = readJson(join(runsDir, `${seq}.json`))
+      if (run === undefined) return undefined
+      if (!isRun(run) || run.seq !== seq) throw new Error(`${join(runsDir, `${seq}.json`)} is not a run of the engine`)
+      return run
+    },
     load (): EngineSnapshot | null {
       const value = readJson(file) as { seq?: unknown, dags?: unknown } | undefined
       if (value === undefined) return migrate()

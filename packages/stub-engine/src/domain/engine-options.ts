@@ -3,7 +3,7 @@
 // importing the module that imports them.
 import type { InjectionRules } from './injection.ts'
 import type { SideEffects } from './operators.ts'
-import type { EngineChanges, EngineSnapshot } from './records.ts'
+import type { EngineChanges, EngineSnapshot, RunRecord } from './records.ts'
 
 export interface EngineOptions {
   taskMs: number
@@ -17,7 +17,14 @@ export interface EngineOptions {
   effects: SideEffects
   /** Signs log continuation tokens. */
   secret: string
-  /** Persistence; absent: memory only. `save` gets only what changed, so its cost follows the changes, not the history. */
-  persistence?: { load: () => EngineSnapshot | null, save: (changes: EngineChanges) => void }
+  /**
+   * Persistence; absent: memory only. `save` gets only what changed, so its cost follows the changes, not the history.
+   * With `readRun` (one saved run by number), ended runs' log lines are kept in their saved files, not in memory.
+   */
+  persistence?: {
+    load: () => EngineSnapshot | null
+    save: (changes: EngineChanges) => void
+    readRun?: (seq: number) => RunRecord | undefined
+  }
   log?: (fields: Record<string, unknown>, message: string) => void
 }

@@ -60,6 +60,7 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
             changed(run)
           }
         }
+        if (!dirty.has(run)) storeLogs(run)
       }
     }
     const now = isoNow()
@@ -85,14 +86,49 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
   /** A run deleted: its saved record goes at the next save. */
   function forget (run: RunRecord): void {
     dirty.delete(run)
+    stored.delete(run)
     removed.push(run)
     changed()
   }
   function flush (): void {
     if (saveTimer !== undefined) clearTimeout(saveTimer)
     saveTimer = undefined
+    for (const run of dirty) takeBackLogs(run)
     options.persistence?.save({ seq, dags: [...dags.values()], runs: [...dirty], removed: removed.splice(0) })
+    for (const run of dirty) storeLogs(run)
     dirty.clear()
+  }
+
+  // ---- the logs of ended runs
+  // With a data folder, an ended run's log lines live in its saved file, not in memory: they are about half of what
+  // a run holds, and an engine that ran for days held every line of every try. A log read of such a run reads the
+  // file; a save of it (a cleared task, a note) first takes the saved lines back, adding any written since, so that
+  // no save writes a run without them.
+  const readRun = options.persistence?.readRun
+  const stored = new Set<RunRecord>()
+  /** Empties an ended run's logs once saved. */
+  function storeLogs (run: RunRecord): void {
+    if (readRun === undefined || (run.state !== 'success' && run.state !== 'failed')) return
+    for (const ti of run.tis) ti.logs = {}
+    stored.add(run)
+  }
+  /** An instance's saved log lines by try (`saved`: its run's file), with any written since after them. */
+  function mergedLogs (saved: RunRecord | undefined, ti: TaskInstanceRecord): Record<string, LogLine[]> {
+    // by task and map index: an instance takes a new id with every try
+    const logs = saved?.tis.find((t) => t.task_id === ti.task_id && t.map_index === ti.map_index)?.logs ?? {}
+    const merged = { ...logs }
+    for (const [tryNumber, lines] of Object.entries(ti.logs)) merged[tryNumber] = [...(logs[tryNumber] ?? []), ...lines]
+    return merged
+  }
+  function takeBackLogs (run: RunRecord): void {
+    if (!stored.delete(run)) return
+    const saved = readRun?.(run.seq)
+    for (const ti of run.tis) ti.logs = mergedLogs(saved, ti)
+  }
+  /** One try's log lines, from the run's file when they are stored there. */
+  function logLines (run: RunRecord, ti: TaskInstanceRecord, tryNumber: number): LogLine[] {
+    const logs = stored.has(run) ? mergedLogs(readRun?.(run.seq), ti) : ti.logs
+    return logs[String(tryNumber)] ?? []
   }
 
   // ---- lookups
@@ -224,6 +260,7 @@ export function createEngineState (options: Pick<EngineOptions, 'pausedAtCreatio
     runsInOrder,
     findTis,
     appendLog,
+    logLines,
     newTaskInstance,
     createRun
   }

@@ -287,7 +287,7 @@ export function createReads (
       }
       offset = position.offset
     }
-    const lines = ti.logs[String(tryNumber)] ?? []
+    const lines = shared.logLines(run, ti, tryNumber)
     const mapped = mapIndex >= 0 ? `map_index=${mapIndex}/` : ''
     const header: StructuredLogMessage[] = offset > 0
       ? []

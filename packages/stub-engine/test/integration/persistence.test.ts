@@ -1,7 +1,7 @@
 // ENGINE_DATA_DIR's layout: one file per run, so that a save writes the runs that changed and never the whole
 // history; a run deleted leaves no file; a folder of the earlier one-file layout is read and rewritten; a damaged
 // file stops the start with its name.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
@@ -11,6 +11,14 @@ function dataDir (): string {
   const dir = mkdtempSync(join(tmpdir(), 'stub-engine-'))
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
   return dir
+}
+
+async function until (what: string, probe: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
 }
 
 /** The run files' numbers, in order. */
@@ -72,6 +80,44 @@ describe('ENGINE_DATA_DIR layout', () => {
     expect((await again.call('GET', '/api/v2/dags/test_site/dagRuns/L1')).body.state).toBe('success')
     expect(readdirSync(legacy).sort()).toEqual(['engine.json', 'runs'])
     expect(runFiles(legacy)).toEqual(['1.json'])
+  })
+
+  it('keeps an ended run\'s log lines in its file: read from it, and kept when the run is cleared and runs again', async () => {
+    const dir = dataDir()
+    const engine = await startTestEngine({ ENGINE_DATA_DIR: dir })
+    await engine.trigger('test_site', 'G1')
+    await engine.waitRun('test_site', 'G1')
+    const logPath = (tryNumber: number): string => `/api/v2/dags/test_site/dagRuns/G1/taskInstances/deployment_configuration/logs/${tryNumber}`
+    const events = async (tryNumber: number): Promise<string[]> =>
+      ((await engine.call('GET', logPath(tryNumber))).body.content as Array<{ event: string }>).map((l) => l.event)
+    const before = await events(1)
+    expect(before.length).toBeGreaterThan(2)
+
+    // the lines are read from the run's file once it is saved ended: a line changed there shows in the next read
+    const file = join(dir, 'runs', '1.json')
+    await until('G1 saved as ended', () => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).state === 'success')
+    const saved = JSON.parse(readFileSync(file, 'utf8'))
+    const ti = saved.tis.find((t: { task_id: string }) => t.task_id === 'deployment_configuration')
+    ti.logs['1'][0].event = 'written in the file'
+    writeFileSync(file, JSON.stringify(saved))
+    expect(await events(1)).toEqual([...before.slice(0, 2), 'written in the file', ...before.slice(3)])
+
+    // cleared, the task runs a second try; the first try's lines stay, in the API and in the file
+    const clear = { dag_run_id: 'G1', task_ids: ['deployment_configuration'], only_failed: false, dry_run: false }
+    expect((await engine.call('POST', '/api/v2/dags/test_site/clearTaskInstances', clear)).status).toBe(200)
+    expect((await engine.waitRun('test_site', 'G1')).state).toBe('success')
+    const second = await events(2)
+    expect(second.length).toBeGreaterThan(2)
+    expect((await events(1))[2]).toBe('written in the file')
+    await engine.close()
+    const logs = JSON.parse(readFileSync(file, 'utf8')).tis.find((t: { task_id: string }) => t.task_id === 'deployment_configuration').logs
+    expect(Object.keys(logs).sort()).toEqual(['1', '2'])
+    expect(logs['1'][0].event).toBe('written in the file')
+
+    const again = await startTestEngine({ ENGINE_DATA_DIR: dir })
+    const reread = await again.call('GET', logPath(2))
+    expect((reread.body.content as Array<{ event: string }>).map((l) => l.event)).toEqual(second)
+    await again.close()
   })
 
   it('refuses to start on a damaged run file, naming it', async () => {
