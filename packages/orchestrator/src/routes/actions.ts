@@ -1,5 +1,7 @@
 // Actions, steps, logs and control: HTTP only — schema, policy, one domain call.
+import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { ErrorBodySchema, readJsonBodies, textAnswer } from '@slipway/common'
 import type { Actions } from '../domain/actions.ts'
@@ -10,6 +12,7 @@ import {
 } from '../schemas/actions.ts'
 import { VerbosityOnlySchema } from '../schemas/query.ts'
 import { rule } from '../policy.ts'
+import { jsonPieces } from './json-pieces.ts'
 
 // an action's answer the domain hands out again unchanged while its inputs are (domain/kept-answers.ts) is turned into
 // JSON once, for as long as it lives; with the newline every JSON answer ends with
@@ -31,7 +34,12 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
   app.get('/actions', {
     config: { policy: rule('list_actions') },
     schema: { querystring: VerbosityOnlySchema, response: { 200: Type.Array(ActionSchema), 400: ErrorBodySchema } }
-  }, async (request) => await actions.list(request.query.verbosity, request.ctx))
+  }, async (request, reply) => {
+    const list = await actions.list(request.query.verbosity, request.ctx)
+    // the whole history, polled by clients: written in pieces (json-pieces.ts); the schema documents them
+    const pieces = Readable.from(jsonPieces(list), { objectMode: false })
+    return await (reply as FastifyReply).type('application/json; charset=utf-8').send(pieces)
+  })
 
   app.post('/actions', {
     config: { policy: rule('create_action') },
