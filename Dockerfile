@@ -24,9 +24,9 @@ COPY examples ./examples
 RUN mkdir -p /data && chown node:node /data
 USER node
 # Node keeps type-stripped, compiled modules here: a restarted container skips the TypeScript stripper. Each
-# command adds --heap-growing-percent=50 --optimize-for-size itself (Node refuses them in NODE_OPTIONS): memory that
-# follows what a process holds under steady traffic, as npm start runs them (packages/stack/src/environment.ts)
+# command adds --optimize-for-size itself (Node refuses it in NODE_OPTIONS): memory that follows what a process holds
+# under steady traffic, as npm start runs them (packages/stack/src/environment.ts)
 ENV NODE_COMPILE_CACHE=/tmp/node-compile-cache NODE_OPTIONS=--max-semi-space-size=4
 VOLUME /data
 # overridden per service in docker-compose.yml
-CMD ["node", "--heap-growing-percent=50", "--optimize-for-size", "packages/orchestrator/src/server.ts"]
+CMD ["node", "--optimize-for-size", "packages/orchestrator/src/server.ts"]

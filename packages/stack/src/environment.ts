@@ -3,13 +3,12 @@
 import { join } from 'node:path'
 
 // young-generation halves capped at 4 MB: about 8 MB less resident memory per idle process than Node's
-// default (bench/stack.ts). The old generation may grow by half its live size between full collections, where V8
-// by default lets it grow up to four times when collecting is cheap: under steady traffic the orchestrator held
-// 156 MB of heap pages for 40-77 MB in use and stub-site stepped up by half (bench/soak.ts); with the fixed factor
-// each follows what it holds, for about the same CPU (orchestrator 3.6-5.7 CPU s/min against 5.0). Even so V8 kept
-// heap pages it had freed under steady traffic (the orchestrator +27% in 17 minutes with what it holds flat); when
-// V8 favours size over speed it gives most of them back: +5-13% in four soaks (figures in docs/benchmarks.md)
-export const NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=50', '--optimize-for-size']
+// default (bench/stack.ts). Under steady traffic V8 kept heap pages it had freed (the orchestrator +27% in 17 minutes
+// with what it holds flat); when it favours size over speed it gives most of them back, and it lets the old
+// generation grow by at most 30% of its live size between full collections. An earlier fixed factor of 1.5
+// (--heap-growing-percent=50, against V8's default of up to 4) loosened that: without it every process's memory in
+// the soak is smoother and the orchestrator's 20 MiB lower, for about the same total (figures in docs/benchmarks.md)
+export const NODE_FLAGS = ['--max-semi-space-size=4', '--optimize-for-size']
 
 export type ProcessName = 'store' | 'engine' | 'site' | 'bootstrap' | 'orchestrator'
 
