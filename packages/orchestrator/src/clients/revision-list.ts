@@ -40,7 +40,7 @@ export function createRevisionListReader<T> (options: {
         if (item === undefined) {
           let value: unknown
           try {
-            value = parse(piece)
+            value = parse(ownCopy(piece))
           } catch {
             return readWhole(text)
           }
@@ -100,4 +100,13 @@ const DASH = 0x2d
 function nextLine (text: string, from: number): number {
   const end = text.indexOf('\n', from)
   return end < 0 ? text.length : end + 1
+}
+
+/**
+ * The piece's characters in a string of their own. A piece is a slice of the whole answer, and so are the strings
+ * parsed from it (a date, a tag): kept with the entry, they kept every answer an entry was first read from alive, a
+ * whole list per revision.
+ */
+function ownCopy (piece: string): string {
+  return Buffer.from(piece, 'utf8').toString('utf8')
 }

@@ -1,5 +1,7 @@
 // The revision list read in pieces: the same revisions as parsing the answer whole, in every layout, with each
 // entry parsed once while its text is unchanged, and anything it cannot split parsed whole.
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
 import { emitYaml } from '@slipway/stub-store'
@@ -119,6 +121,22 @@ describe('the revision list read in pieces', () => {
     const { reader } = countingReader()
     expect(reader.read('count: 0\nresults:\n')).toEqual([])
     expect(reader.read('count: 0\n')).toEqual([])
+  })
+
+  it('keeps no answer alive through the entries it keeps', () => {
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    // as the store client keeps them: values parsed from the entry's text (a date, the tags)
+    const reader = createRevisionListReader({ parse: parseYamlDocument, toItem: (entry) => entry })
+    gc()
+    const before = process.memoryUsage().heapUsed
+    // 400 reads of a list one revision longer each time: each entry is parsed from a different answer; had each kept
+    // its answer alive, that is 400 answers of 100 to 40,000 characters, about 16 MB
+    for (let n = 1; n <= 400; n++) reader.read(emitYaml(revisions(n)))
+    gc()
+    const grown = process.memoryUsage().heapUsed - before
+    expect(reader.read(emitYaml(revisions(400)))).toHaveLength(400)
+    expect(grown).toBeLessThan(4 * 2 ** 20)
   })
 
   it('throws as a whole parse does when an entry is not YAML', () => {
