@@ -4,30 +4,15 @@
 import { describe, expect, it } from 'vitest'
 import type { RequestContext } from '@slipway/common'
 import type { ActionRecord, Repositories } from '../../src/db/repositories.ts'
+import { actionRecord } from '../helpers/action-record.ts'
 import type { EngineRun } from '../../src/clients/engine.ts'
 import { createActionReads } from '../../src/domain/action-reads.ts'
 import type { EngineReads } from '../../src/domain/engine-watch.ts'
 import type { StepState } from '../../src/domain/steps.ts'
 import type { NoteView, Notes } from '../../src/domain/notes.ts'
 
-const record = (id: string, over: Partial<ActionRecord> = {}): ActionRecord => ({
-  id,
-  name: 'test_site',
-  parameters: {},
-  dag_id: 'test_site',
-  dag_execution_date: '2026-11-26T10:00:00.000000+00:00',
-  user: 'admin',
-  datetime: '2026-11-26T10:00:00.000Z',
-  context_marker: 'marker',
-  committed_rev_id: 2,
-  allow_intermediate_commits: false,
-  validation_failed: false,
-  tags_done: false,
-  start_state: 'started',
-  start_reason: null,
-  trigger_at: null,
-  ...over
-})
+const record = (id: string, over: Partial<ActionRecord> = {}): ActionRecord =>
+  actionRecord({ id, name: 'test_site', dag_id: 'test_site', ...over })
 
 const runOf = (id: string, state: string): EngineRun => ({ dag_id: 'test_site', dag_run_id: id, state } as unknown as EngineRun)
 const stepOf = (id: string, taskId: string, state: string | null): StepState =>
