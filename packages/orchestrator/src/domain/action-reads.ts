@@ -9,7 +9,7 @@ import { orderedSteps, resolveStep, type StepState } from './steps.ts'
 import type { EngineReads } from './engine-watch.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import { noteView, type NoteView, type Notes } from './notes.ts'
-import { keptAnswers } from './kept-answers.ts'
+import { keptAnswers, sameInputs } from './kept-answers.ts'
 
 /** How a saved start state reads in the entity's `start_status`. */
 const START_STATUS: Record<StartState, string> = {
@@ -67,8 +67,6 @@ export function createActionReads (deps: {
     }
     return steps
   }
-
-  const sameInputs = (a: unknown[], b: unknown[]): boolean => a.length === b.length && a.every((input, i) => Object.is(input, b[i]))
 
   function stepSummary (actionId: string, step: { id: string, state: string | null }, index: number, notes: NoteView[] = []) {
     return { id: step.id, url: `/actions/${actionId}/steps/${step.id}`, index, state: step.state, notes }

@@ -3,11 +3,14 @@
 // detail read the same record until anything is written, so a polled action's answer is made once per change, never
 // older than its inputs (a stale watch, or PostgreSQL, hands out new objects, and the answer is made again).
 
+/** The very same inputs, one by one (Object.is): what was made from them still holds. */
+export const sameInputs = (a: unknown[], b: unknown[]): boolean => a.length === b.length && a.every((input, i) => Object.is(input, b[i]))
+
 export function keptAnswers<A> (limit = 256) {
   const kept = new Map<string, { inputs: unknown[], answer: A }>()
   return function answer (key: string, inputs: unknown[], make: () => A): A {
     const found = kept.get(key)
-    if (found !== undefined && found.inputs.length === inputs.length && found.inputs.every((input, i) => Object.is(input, inputs[i]))) {
+    if (found !== undefined && sameInputs(found.inputs, inputs)) {
       return found.answer
     }
     const made = make()

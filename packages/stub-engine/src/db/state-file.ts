@@ -32,6 +32,15 @@ export function createStateFile (dir: string) {
     typeof (value as RunRecord).seq === 'number' && typeof (value as RunRecord).dag_id === 'string' &&
     typeof (value as RunRecord).dag_run_id === 'string' && Array.isArray((value as RunRecord).tis)
 
+  /** Run `seq`'s saved file; undefined when there is none, an error when it is not that run. */
+  function readRunFile (seq: number): RunRecord | undefined {
+    const path = join(runsDir, `${seq}.json`)
+    const run = readJson(path)
+    if (run === undefined) return undefined
+    if (!isRun(run) || run.seq !== seq) throw new Error(`${path} is not a run of the engine`)
+    return run
+  }
+
   /** The saved runs, in number order; a damaged run file is an error, never silently dropped. */
   function loadRuns (): RunRecord[] {
     let names: string[]
@@ -46,8 +55,9 @@ export function createStateFile (dir: string) {
       const number = RUN_FILE.exec(name)?.[1]
       // a temporary file is a save a crash cut short: the run's previous file, if any, is its state
       if (number === undefined) continue
-      const run = readJson(join(runsDir, name))
-      if (!isRun(run) || run.seq !== Number(number)) throw new Error(`${join(runsDir, name)} is not a run of the engine`)
+      const run = readRunFile(Number(number))
+      // listed a moment ago: a file gone since is as damaged as one that is not a run
+      if (run === undefined) throw new Error(`${join(runsDir, name)} is not a run of the engine`)
       runs.push(run)
     }
     return runs.sort((a, b) => a.seq - b.seq)
@@ -77,12 +87,7 @@ export function createStateFile (dir: string) {
   return {
     file,
     /** One saved run by number; undefined when its file is gone. */
-    readRun (seq: number): RunRecord | undefined {
-      const run = readJson(join(runsDir, `${seq}.json`))
-      if (run === undefined) return undefined
-      if (!isRun(run) || run.seq !== seq) throw new Error(`${join(runsDir, `${seq}.json`)} is not a run of the engine`)
-      return run
-    },
+    readRun: readRunFile,
     load (): EngineSnapshot | null {
       const value = readJson(file) as { seq?: unknown, dags?: unknown } | undefined
       if (value === undefined) return migrate()
