@@ -32,6 +32,8 @@ export interface HttpClientOptions {
   maxResponseBytes?: number
   /** Where each call's latency and outcome is counted. */
   metrics?: Pick<Metrics, 'outbound'> | undefined
+  /** Headers sent with every call (a call's own headers win), e.g. a bearer token. */
+  defaultHeaders?: Record<string, string> | undefined
 }
 
 export interface CallOptions {
@@ -107,7 +109,9 @@ export function createHttpClient (options: HttpClientOptions) {
   }
 
   async function send (method: Dispatcher.HttpMethod, path: string, call: CallOptions): Promise<HttpResponse> {
-    const headers: Record<string, string> = { accept: 'application/json, application/x-yaml;q=0.9, */*;q=0.5', ...call.headers }
+    const headers: Record<string, string> = {
+      accept: 'application/json, application/x-yaml;q=0.9, */*;q=0.5', ...options.defaultHeaders, ...call.headers
+    }
     if (call.ctx?.contextMarker !== undefined) headers['x-context-marker'] = call.ctx.contextMarker
     if (call.ctx?.user !== undefined && call.ctx.user !== null) headers['x-end-user'] = call.ctx.user
     let body = call.body
