@@ -17,7 +17,9 @@ export interface Difference {
 }
 
 const VOLATILE_KEYS = new Set([
-  'uid', 'creationTimestamp', 'resourceVersion', 'lastHeartbeatTime', 'lastTransitionTime', 'continue', 'machineID'
+  'uid', 'creationTimestamp', 'resourceVersion', 'lastHeartbeatTime', 'lastTransitionTime', 'continue', 'machineID',
+  // now plus the grace period, on each server's clock
+  'deletionTimestamp'
 ])
 
 /** A copy with each volatile value replaced by a placeholder naming its kind (so present and absent still differ). */

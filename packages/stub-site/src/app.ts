@@ -3,6 +3,8 @@ import { UnauthenticatedError, ApiError, createServiceApp, healthRoutes } from '
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Site } from './domain/site.ts'
 import type { Faults } from './domain/faults.ts'
+import type { Pods } from './domain/pods.ts'
+import type { ConfigMaps } from './domain/configmaps.ts'
 import { drydockRoutes } from './routes/drydock.ts'
 import { kubernetesRoutes } from './routes/kubernetes.ts'
 import { controlRoutes } from './routes/control.ts'
@@ -18,6 +20,8 @@ declare module 'fastify' {
 
 export interface AppDeps {
   site: Site
+  /** The site's pods and ConfigMaps, served on the Kubernetes API. */
+  kube: { pods: Pods, configMaps: ConfigMaps }
   faults: Faults
   /** What the workflow steps call besides this site; null: not configured (the step logs that it skipped). */
   steps: { store: StepStore | null, bootstrap: StepBootstrap | null }
@@ -75,12 +79,13 @@ export function buildApp (deps: AppDeps) {
   app.addHook('preClose', async () => {
     for (const release of [...hanging]) release()
   })
+  app.addHook('onClose', async () => { deps.kube.pods.close() })
 
   app.get('/healthz', { config: { public: true } }, async () => 'ok')
   app.register(healthRoutes, { prefix: '/api/v1.0' })
   app.register(drydockRoutes, { prefix: '/api/v1.0', site: deps.site })
-  app.register(kubernetesRoutes, { prefix: '/api/v1', site: deps.site })
-  app.register(controlRoutes, { prefix: '/_stub', site: deps.site, faults: deps.faults })
+  app.register(kubernetesRoutes, { prefix: '/api/v1', site: deps.site, ...deps.kube })
+  app.register(controlRoutes, { prefix: '/_stub', site: deps.site, faults: deps.faults, pods: deps.kube.pods })
   app.register(stepRoutes, { prefix: '/_stub', targets: { site: deps.site, ...deps.steps } })
   return app
 }

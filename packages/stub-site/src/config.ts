@@ -37,7 +37,16 @@ export const ConfigSchema = Type.Object({
     default: 'none',
     description: 'Fault played on the Drydock and Kubernetes routes at start: none, error (answer SITE_FAULT_STATUS) or hang (never answer)'
   }),
-  SITE_FAULT_STATUS: Type.Integer({ default: 500, minimum: 500, maximum: 599, description: 'Status answered in the error fault mode' })
+  SITE_FAULT_STATUS: Type.Integer({ default: 500, minimum: 500, maximum: 599, description: 'Status answered in the error fault mode' }),
+  SITE_POD_TERMINATION_MS: Type.Integer({
+    default: 1000,
+    minimum: 0,
+    description: 'The longest an evicted or deleted pod stays terminating before the stand-in (as its kubelet) removes it; a shorter grace period is kept'
+  }),
+  SITE_EVICTION_REFUSED: Type.String({
+    default: '',
+    description: 'Label selector of the pods whose eviction answers 429 TooManyRequests, as a PodDisruptionBudget would (e.g. app=keystone-api); empty: none'
+  })
 })
 
 export type Config = Static<typeof ConfigSchema>

@@ -3,15 +3,27 @@ import { createBootstrapClient } from './clients/bootstrap.ts'
 import { createStepStoreClient, createStoreClient } from './clients/store.ts'
 import { targetUrl, type Config } from './config.ts'
 import { createStateFile } from './db/state-file.ts'
+import { createConfigMaps, type ConfigMaps } from './domain/configmaps.ts'
 import { createFaults } from './domain/faults.ts'
+import { createPods } from './domain/pods.ts'
 import { createInventory } from './domain/inventory.ts'
 import { createSite, type SiteLog } from './domain/site.ts'
 import { readNodesFile } from './nodes-file.ts'
 import type { AppDeps } from './app.ts'
+import type { SiteState } from './schemas/nodes.ts'
 
 export function createDeps (config: Config, options: { log?: SiteLog, logger?: boolean } = {}): AppDeps {
   const stateFile = config.SITE_DATA_DIR === '' ? undefined : createStateFile(config.SITE_DATA_DIR)
-  const inventory = createInventory({ initial: stateFile?.load(), persist: stateFile?.save })
+  const initial = stateFile?.load()
+  const holder: { configMaps?: ConfigMaps } = {}
+  // one state file: the inventory's nodes and the ConfigMaps, saved on any change to either
+  const persist = stateFile === undefined
+    ? undefined
+    : (state: SiteState) => { stateFile.save({ ...state, configmaps: holder.configMaps?.all() ?? initial?.configmaps ?? [] }) }
+  const inventory = createInventory({ initial, persist })
+  const configMaps = createConfigMaps({ inventory, initial: initial?.configmaps })
+  holder.configMaps = configMaps
+  const pods = createPods({ inventory, terminationMs: config.SITE_POD_TERMINATION_MS, refused: config.SITE_EVICTION_REFUSED })
   // persisted nodes keep their state; the file only adds nodes the site does not know yet
   if (config.SITE_NODES_FILE !== '') inventory.addMissing(readNodesFile(config.SITE_NODES_FILE))
   const storeUrl = targetUrl(config.STORE_URL)
@@ -23,6 +35,7 @@ export function createDeps (config: Config, options: { log?: SiteLog, logger?: b
   const silent: SiteLog = { warn: () => {}, info: () => {} }
   return {
     site: createSite({ inventory, design, log: options.log ?? silent }),
+    kube: { pods, configMaps },
     steps: {
       store: storeUrl === null ? null : createStepStoreClient(outbound(storeUrl)),
       bootstrap: bootstrapUrl === null ? null : createBootstrapClient(outbound(bootstrapUrl))

@@ -5,7 +5,7 @@ import { ApiError, BadRequestError, ConflictError, NotFoundError } from '@slipwa
 export interface KubeDetails {
   name?: string
   kind?: string
-  causes?: Array<{ reason: string, message: string, field: string }>
+  causes?: Array<{ reason: string, message: string, field?: string }>
 }
 
 /** The node is not in the inventory: Drydock and Kubernetes both answer 404. */
@@ -86,5 +86,71 @@ export class ContinueExpiredError extends ApiError {
     super(410, 'Continue token expired',
       'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
       { errorType: 'Expired' })
+  }
+}
+
+/** A namespaced object (or a namespace) that does not exist: 404 NotFound, in Kubernetes' words. */
+export class ObjectNotFoundError extends NotFoundError {
+  readonly kube: KubeDetails
+  /** `resource`: the plural, lower-case resource name (pods, configmaps, namespaces). */
+  constructor (resource: string, name: string) {
+    super('Not found', `${resource} "${name}" not found`, { errorType: 'NotFound' })
+    this.kube = { name, kind: resource }
+  }
+}
+
+/** A create of an object whose name is taken: 409 with reason AlreadyExists (not Conflict). */
+export class AlreadyExistsError extends ConflictError {
+  readonly kube: KubeDetails
+  readonly kubeReason = 'AlreadyExists'
+  constructor (resource: string, name: string) {
+    super('Already exists', `${resource} "${name}" already exists`, { errorType: 'AlreadyExists' })
+    this.kube = { name, kind: resource }
+  }
+}
+
+/** A write carrying a resourceVersion that is not the object's current one: 409 Conflict. */
+export class ObjectConflictError extends ConflictError {
+  readonly kube: KubeDetails
+  constructor (resource: string, name: string) {
+    super('Conflict',
+      `Operation cannot be fulfilled on ${resource} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+      { errorType: 'Conflict' })
+    this.kube = { name, kind: resource }
+  }
+}
+
+/** A write whose object is invalid (Kubernetes: 422 Invalid, `<Kind> "<name>" is invalid: …`, one cause a field). */
+export class InvalidObjectError extends ApiError {
+  readonly kube: KubeDetails
+  constructor (kind: string, name: string, causes: Array<{ field: string, message: string, reason?: string }>) {
+    const each = causes.map((c) => `${c.field}: ${c.message}`)
+    const text = each.length === 1 ? each[0] ?? '' : `[${each.join(', ')}]`
+    super(422, 'Invalid object', `${kind} "${name}" is invalid: ${text}`, { errorType: 'Invalid' })
+    this.kube = {
+      // an object with no name yet is not named in the details
+      ...(name === '' ? {} : { name }),
+      kind,
+      causes: causes.map((c) => ({ reason: c.reason ?? 'FieldValueInvalid', message: c.message, field: c.field }))
+    }
+  }
+}
+
+/** A body whose namespace is not the one in the URL (Kubernetes: 400 BadRequest, no details). */
+export class NamespaceMismatchError extends BadRequestError {
+  constructor () {
+    super('Namespace mismatch', 'the namespace of the provided object does not match the namespace sent on the request',
+      { errorType: 'BadRequest' })
+  }
+}
+
+/** An eviction a PodDisruptionBudget forbids: 429 TooManyRequests, the budget named in a cause. */
+export class EvictionRefusedError extends ApiError {
+  readonly kube: KubeDetails
+  constructor (budget: string) {
+    super(429, 'Eviction refused', 'Cannot evict pod as it would violate the pod\'s disruption budget.', { errorType: 'TooManyRequests' })
+    // a budget that allows no disruption: as many pods healthy as it needs, and not one more
+    const message = `The disruption budget ${budget} needs 1 healthy pods and has 1 currently`
+    this.kube = { causes: [{ reason: 'DisruptionBudget', message }] }
   }
 }

@@ -61,7 +61,8 @@ export function toKubeNode (node: SiteNode): KubeNode {
       // a node without annotations has no annotations field at all
       labels: { ...node.labels }
     },
-    spec: {},
+    // the API server alone adds no unschedulable taint: the node lifecycle controller would
+    spec: node.unschedulable === true ? { unschedulable: true } : {},
     status: {
       addresses,
       conditions: [readyCondition(node)],

@@ -14,7 +14,9 @@ import { compareAnswers, genericPath, type Difference } from '../../src/compare.
 import { startKubernetes, type Kubernetes } from '../../src/kubernetes.ts'
 import { onRealKubernetes } from '../helpers/real.ts'
 import { knownReason } from './known.ts'
+import { mirrorPods, REFUSED_EVICTIONS } from './mirror.ts'
 import { resourceVersionOf, runScenario, SCENARIO_NODES, type Recorded, type Role, type Target } from './scenario.ts'
+import { runWorkloadScenario } from './scenario-workloads.ts'
 
 const STUB_TOKENS: Record<Role, string> = { bootstrap: 'stub-bootstrap-token', admin: 'stub-admin-token', unknown: 'not-a-known-token' }
 
@@ -33,7 +35,13 @@ onRealKubernetes('stub-site\'s Kubernetes API against the real one', () => {
     const nodesFile = join(dir, 'nodes.yaml')
     writeFileSync(nodesFile, stringify({ nodes: SCENARIO_NODES.map((n) => ({ ...n, status_name: 'Deployed', power_state: 'on' })) }))
     site = await startSite(siteConfig({
-      HOST: '127.0.0.1', PORT: '0', SITE_NODES_FILE: nodesFile, SITE_AUTH_TOKENS: `${STUB_TOKENS.bootstrap},${STUB_TOKENS.admin}`
+      HOST: '127.0.0.1',
+      PORT: '0',
+      SITE_NODES_FILE: nodesFile,
+      SITE_AUTH_TOKENS: `${STUB_TOKENS.bootstrap},${STUB_TOKENS.admin}`,
+      // the real server has no kubelet to finish a graceful delete: stub-site's waits longer than the scenario
+      SITE_POD_TERMINATION_MS: '600000',
+      SITE_EVICTION_REFUSED: `${REFUSED_EVICTIONS.label}=${REFUSED_EVICTIONS.value}`
     }), { logger: false })
     stubApi = createKubeApi(site.url)
     kube = await startKubernetes()
@@ -45,12 +53,14 @@ onRealKubernetes('stub-site\'s Kubernetes API against the real one', () => {
       await kube.createNode({ name: seed.hostname, labels: node.metadata.labels, status: node.status, ready: true })
     }
     const ids = kube.identities
+    const pods = await mirrorPods({ api: stubApi, token: STUB_TOKENS.admin }, { api: kube.api, token: ids.admin.token })
+    say(`${pods} pods of stub-site created on the real server`)
     const realTokens: Record<Role, string> = { bootstrap: ids.bootstrap.token, admin: ids.admin.token, unknown: STUB_TOKENS.unknown }
     const on = (name: Target['name'], api: KubeApi, tokens: Record<Role, string>): Target => ({
       name, call: async (method, path, role, body, contentType) => await api.call(method, path, { token: tokens[role], body, contentType })
     })
     const targets = [on('stub-site', stubApi, STUB_TOKENS), on('kube-apiserver', kube.api, realTokens)]
-    for (const target of targets) recorded[target.name] = await runScenario(target)
+    for (const target of targets) recorded[target.name] = [...await runScenario(target), ...await runWorkloadScenario(target)]
   })
   afterAll(async () => {
     await stubApi?.close()

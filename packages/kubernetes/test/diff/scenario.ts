@@ -5,16 +5,17 @@
 import type { Answer } from '../../src/compare.ts'
 
 export type Role = 'bootstrap' | 'admin' | 'unknown'
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 export interface Target {
   name: 'stub-site' | 'kube-apiserver'
-  call: (method: 'GET' | 'PATCH', path: string, role: Role, body?: string, contentType?: string) => Promise<Answer>
+  call: (method: Method, path: string, role: Role, body?: string, contentType?: string) => Promise<Answer>
 }
 
 export interface Recorded { call: string, answer: Answer }
 
-const STRATEGIC = 'application/strategic-merge-patch+json'
-const MERGE = 'application/merge-patch+json'
+export const STRATEGIC = 'application/strategic-merge-patch+json'
+export const MERGE = 'application/merge-patch+json'
 const labels = (value: unknown, extra: Record<string, unknown> = {}): string => JSON.stringify({ metadata: { ...extra, labels: value } })
 
 /** The nodes both targets hold when the scenario starts (the real server's are made from stub-site's answers). */
@@ -26,11 +27,7 @@ export const SCENARIO_NODES = [
 
 export async function runScenario (target: Target): Promise<Recorded[]> {
   const out: Recorded[] = []
-  const call = async (name: string, method: 'GET' | 'PATCH', path: string, role: Role, body?: string, contentType?: string): Promise<Answer> => {
-    const answer = await target.call(method, path, role, body, contentType)
-    out.push({ call: name, answer })
-    return answer
-  }
+  const call = recorder(target, out)
   // the bootstrap service: GET the node, then PATCH the difference
   await call('get node', 'GET', '/api/v1/nodes/n1', 'bootstrap')
   await call('get unknown node', 'GET', '/api/v1/nodes/no-such-node', 'bootstrap')
@@ -60,9 +57,19 @@ export async function runScenario (target: Target): Promise<Recorded[]> {
   return out
 }
 
-/** resourceVersion of a Node answer, if it is one. */
+/** resourceVersion of a Node, Pod or ConfigMap answer, if it is one. */
 export function resourceVersionOf (answer: Answer): string | undefined {
-  return (answer.json as { kind?: string, metadata?: { resourceVersion?: string } } | undefined)?.kind === 'Node'
+  const kind = (answer.json as { kind?: string } | undefined)?.kind
+  return kind === 'Node' || kind === 'Pod' || kind === 'ConfigMap'
     ? (answer.json as { metadata: { resourceVersion?: string } }).metadata.resourceVersion
     : undefined
+}
+
+/** The recorder of one target's answers, for a scenario. */
+export function recorder (target: Target, out: Recorded[]) {
+  return async (name: string, method: Method, path: string, role: Role, body?: string, contentType?: string): Promise<Answer> => {
+    const answer = await target.call(method, path, role, body, contentType)
+    out.push({ call: name, answer })
+    return answer
+  }
 }

@@ -1,5 +1,6 @@
-// The machines the site knows: their provisioning and power states, addresses and Kubernetes labels.
-// All changes go through here, so each one bumps the resource version and is persisted.
+// The machines the site knows: their provisioning and power states, addresses, Kubernetes labels and cordon, and
+// whether Kubernetes still holds their Node. All changes go through here, so each one bumps the resource version
+// (one counter for every Kubernetes object of the site, as etcd's revision) and is persisted.
 import { createHash, randomUUID } from 'node:crypto'
 import { BadRequestError } from '@slipway/common'
 import { InvalidNodeError, PatchTypeError, NameMismatchError, NodeConflictError, NodeNotFoundError } from '../errors.ts'
@@ -47,6 +48,24 @@ function patchedMetadata (body: unknown, field: 'name' | 'resourceVersion'): str
   return value
 }
 
+/**
+ * The node's `spec.unschedulable` after a merge or strategic merge patch: `true` cordons, `false` or `null`
+ * uncordons, `spec: null` drops the whole spec. Throws PatchTypeError for a spec or a value of the wrong type.
+ */
+function patchedUnschedulable (current: boolean, body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || !('spec' in body)) return current
+  const spec = (body as { spec: unknown }).spec
+  if (spec === null) return false
+  if (typeof spec !== 'object' || Array.isArray(spec)) throw new PatchTypeError(body, 'spec must be an object')
+  if (!('unschedulable' in spec)) return current
+  const value = (spec as { unschedulable: unknown }).unschedulable
+  if (value === null) return false
+  if (typeof value !== 'boolean') {
+    throw new PatchTypeError(body, `spec.unschedulable must be a boolean, got ${Array.isArray(value) ? 'array' : typeof value}`)
+  }
+  return value
+}
+
 const STATUS_SET = new Set<string>(STATUS_NAMES)
 const POWER_SET = new Set<string>(POWER_STATES)
 
@@ -55,6 +74,8 @@ export function createInventory (options: InventoryOptions = {}) {
   const nodes = new Map<string, SiteNode>()
   let resourceVersion = options.initial?.resource_version ?? 0
   for (const node of options.initial?.nodes ?? []) nodes.set(node.hostname, node)
+  const deployedListeners: Array<(node: SiteNode) => void> = []
+  const removedListeners: Array<(node: SiteNode) => void> = []
 
   function snapshot (): SiteState {
     return { version: 1, resource_version: resourceVersion, nodes: [...nodes.values()] }
@@ -85,6 +106,21 @@ export function createInventory (options: InventoryOptions = {}) {
     return node
   }
 
+  /** The node as Kubernetes holds it: NodeNotFoundError for one Drydock knows but Kubernetes no longer does. */
+  function getKube (hostname: string): SiteNode {
+    const node = get(hostname)
+    if (node.kube_removed === true) throw new NodeNotFoundError(hostname)
+    return node
+  }
+
+  /** The next resource version, for an object of the site's Kubernetes API other than a node. */
+  function nextResourceVersion (): number {
+    resourceVersion += 1
+    return resourceVersion
+  }
+
+  const timestamp = (): string => now().toISOString().replace(/\.\d{3}Z$/, 'Z')
+
   /**
    * Adds the seeds whose hostname is not known yet; known nodes keep their state (the machine is the same,
    * the design only describes it). New nodes are `Ready` and powered `off` unless the seed says otherwise.
@@ -107,7 +143,7 @@ export function createInventory (options: InventoryOptions = {}) {
         labels: { ...systemLabels(seed.hostname), ...seed.labels },
         uid: randomUUID(),
         resource_version: 0,
-        created_at: now().toISOString().replace(/\.\d{3}Z$/, 'Z')
+        created_at: timestamp()
       }))
     }
     if (added.length > 0) save()
@@ -128,23 +164,46 @@ export function createInventory (options: InventoryOptions = {}) {
       throw new BadRequestError('Invalid node state',
         `power_state ${JSON.stringify(update.power_state)} is not one of: ${POWER_STATES.join(', ')}`)
     }
+    // a machine deployed (again) runs a kubelet that registers its Node anew when Kubernetes no longer holds it
+    const deployed = update.status_name === 'Deployed' && (node.status_name !== 'Deployed' || node.kube_removed === true)
+    const registered = deployed && node.kube_removed === true
+      ? { uid: randomUUID(), created_at: timestamp(), unschedulable: undefined, kube_removed: undefined }
+      : {}
     const changed = stamp({
       ...node,
+      ...registered,
       status_name: (update.status_name ?? node.status_name) as StatusName,
       power_state: (update.power_state ?? node.power_state) as PowerState
     })
     save()
+    if (deployed) for (const listener of deployedListeners) listener(changed)
     return changed
   }
 
+  /** Deletes the node's Kubernetes Node (DELETE /api/v1/nodes/{name}); Drydock keeps the machine. */
+  function removeFromKube (hostname: string): SiteNode {
+    const node = getKube(hostname)
+    const removed = stamp({ ...node, kube_removed: true, unschedulable: undefined })
+    save()
+    for (const listener of removedListeners) listener(removed)
+    return node
+  }
+
+  /** Calls `listener` each time a node reaches `Deployed` (again, or Kubernetes gets its Node back). */
+  function onDeployed (listener: (node: SiteNode) => void): void { deployedListeners.push(listener) }
+  /** Calls `listener` each time Kubernetes deletes a node's Node. */
+  function onRemoved (listener: (node: SiteNode) => void): void { removedListeners.push(listener) }
+
   /**
-   * Applies a Kubernetes merge or strategic merge patch body to the node's labels; nothing changes on error.
+   * Applies a Kubernetes merge or strategic merge patch body to the node's labels and `spec.unschedulable` (cordon);
+   * nothing changes on error.
    * Kubernetes' order: the patch must decode (400), name the node it is sent to (400), carry the current
    * resourceVersion if it carries one (409, even when it would change nothing), and yield valid labels (422).
    */
-  function patchLabels (hostname: string, body: unknown, kind: PatchKind): SiteNode {
-    const node = get(hostname)
+  function patchNode (hostname: string, body: unknown, kind: PatchKind): SiteNode {
+    const node = getKube(hostname)
     const labels = applyLabelsPatch(node.labels, body, kind)
+    const unschedulable = patchedUnschedulable(node.unschedulable === true, body)
     const name = patchedMetadata(body, 'name')
     if (name !== undefined && name !== hostname) throw new NameMismatchError(name, hostname)
     // an empty resourceVersion is no precondition: Kubernetes then updates unconditionally
@@ -155,13 +214,29 @@ export function createInventory (options: InventoryOptions = {}) {
     const same = Object.keys(labels).length === Object.keys(node.labels).length &&
       Object.entries(labels).every(([k, v]) => node.labels[k] === v)
     // Kubernetes leaves the resource version alone for a patch that changes nothing
-    if (same) return node
-    const changed = stamp({ ...node, labels })
+    if (same && unschedulable === (node.unschedulable === true)) return node
+    const changed = stamp({ ...node, labels, unschedulable: unschedulable ? true : undefined })
     save()
     return changed
   }
 
-  return { list, find, get, addMissing, setState, patchLabels, snapshot, resourceVersion: () => resourceVersion }
+  return {
+    list,
+    find,
+    get,
+    getKube,
+    addMissing,
+    setState,
+    patchNode,
+    removeFromKube,
+    onDeployed,
+    onRemoved,
+    nextResourceVersion,
+    /** Persists the state now (a change to another Kubernetes object of the site). */
+    save,
+    snapshot,
+    resourceVersion: () => resourceVersion
+  }
 }
 
 export type Inventory = ReturnType<typeof createInventory>

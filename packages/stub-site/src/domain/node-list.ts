@@ -27,8 +27,7 @@ export interface NodePage {
 // the fields Kubernetes lets a node list be selected on (pkg/apis/core/v1 AddFieldLabelConversionsForNode)
 const NODE_FIELDS = {
   'metadata.name': (node: SiteNode) => node.hostname,
-  // the stand-in never cordons a node
-  'spec.unschedulable': () => 'false'
+  'spec.unschedulable': (node: SiteNode) => String(node.unschedulable === true)
 } satisfies Record<string, (node: SiteNode) => string>
 
 function fieldsOf (node: SiteNode): Record<string, string> {
@@ -98,7 +97,8 @@ export function createNodeList (deps: { inventory: Inventory, keptSnapshots?: nu
   /** One page of the nodes the query selects; a continue token whose snapshot is gone is ContinueExpiredError. */
   function page (query: Query): NodePage {
     let resourceVersion = inventory.resourceVersion()
-    let all = inventory.list().sort(byName)
+    // a node Kubernetes deleted is Drydock's still, but no longer listed here
+    let all = inventory.list().filter((node) => node.kube_removed !== true).sort(byName)
     if (query.from !== undefined && query.from.resourceVersion !== resourceVersion) {
       const snapshot = snapshots.get(query.from.resourceVersion)
       if (snapshot === undefined) throw new ContinueExpiredError()

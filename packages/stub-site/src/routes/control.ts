@@ -1,12 +1,16 @@
-// Control routes for tests and the stub-engine: move a node's states, choose the fault the stand-in plays.
+// Control routes for tests and the stub-engine: move a node's states, choose the fault the stand-in plays and the
+// pods whose eviction a disruption budget refuses.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { DrydockNodeSchema, FaultSchema, NodeStateUpdateSchema } from '../schemas/nodes.ts'
 import type { Site } from '../domain/site.ts'
 import type { Faults } from '../domain/faults.ts'
+import type { Pods } from '../domain/pods.ts'
 import { toDrydockNode } from '../views.ts'
 
-export const controlRoutes: FastifyPluginAsyncTypebox<{ site: Site, faults: Faults }> = async (app, { site, faults }) => {
+const RefusedEvictionsSchema = Type.Object({ refused: Type.String({ maxLength: 4096 }) }, { additionalProperties: false })
+
+export const controlRoutes: FastifyPluginAsyncTypebox<{ site: Site, faults: Faults, pods: Pods }> = async (app, { site, faults, pods }) => {
   app.put('/nodes/:hostname/state', {
     schema: {
       params: Type.Object({ hostname: Type.String({ minLength: 1 }) }),
@@ -21,4 +25,10 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ site: Site, faults: Faul
   app.get('/fault', { schema: { response: { 200: FaultSchema } } }, async () => faults.get())
 
   app.put('/fault', { schema: { body: FaultSchema, response: { 200: FaultSchema } } }, async (request) => faults.set(request.body))
+
+  app.get('/evictions', { schema: { response: { 200: RefusedEvictionsSchema } } }, async () => ({ refused: pods.refused() }))
+
+  // a label selector ('' none) of the pods whose eviction answers 429, as a PodDisruptionBudget would have it
+  app.put('/evictions', { schema: { body: RefusedEvictionsSchema, response: { 200: RefusedEvictionsSchema } } },
+    async (request) => ({ refused: pods.setRefused(request.body.refused) }))
 }

@@ -1,18 +1,33 @@
-// Kubernetes core/v1 nodes: list (selectors, pages), get and label patches, with Kubernetes' Status error objects.
+// The stand-in's Kubernetes API: its Status error objects, the patch body parser, the methods each path allows, and
+// core/v1 nodes (list with selectors and pages, get, label and cordon patches, delete); pods and ConfigMaps are in
+// kube-pods.ts and kube-configmaps.ts, registered here so that they answer errors the same way.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { MethodNotAllowedError, NotFoundError, UnsupportedMediaTypeError, toApiError, type ApiError } from '@slipway/common'
+import { MethodNotAllowedError, UnsupportedMediaTypeError, toApiError, type ApiError } from '@slipway/common'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { BadPatchError, type KubeDetails } from '../errors.ts'
-import type { PatchKind } from '../domain/labels.ts'
+import type { ConfigMaps } from '../domain/configmaps.ts'
+import type { Pods } from '../domain/pods.ts'
 import type { Site } from '../domain/site.ts'
 import type { KubeStatus } from '../schemas/nodes.ts'
+import { deletedStatus } from '../kube-views.ts'
 import { toKubeNode, toKubeNodeList } from '../views.ts'
+import { kubeConfigMapRoutes } from './kube-configmaps.ts'
+import { ListQuerySchema, notServed, objectName } from './kube-params.ts'
+import { kubePodRoutes } from './kube-pods.ts'
+import { PATCH_TYPES, patchKind } from './kube-patch.ts'
 
-const PATCH_TYPES: Record<string, PatchKind> = {
-  'application/merge-patch+json': 'merge',
-  'application/strategic-merge-patch+json': 'strategic'
-}
+// the methods the stand-in serves on each path; another method there is a 405, as on the real server
+const ALLOWED: Array<[RegExp, string[]]> = [
+  [/^\/api\/v1\/nodes$/, ['GET']],
+  [/^\/api\/v1\/nodes\/[^/]+$/, ['GET', 'PATCH', 'DELETE']],
+  [/^\/api\/v1\/(namespaces\/[^/]+\/)?pods$/, ['GET']],
+  [/^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+$/, ['GET', 'DELETE']],
+  [/^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/eviction$/, ['POST']],
+  [/^\/api\/v1\/configmaps$/, ['GET']],
+  [/^\/api\/v1\/namespaces\/[^/]+\/configmaps$/, ['GET', 'POST']],
+  [/^\/api\/v1\/namespaces\/[^/]+\/configmaps\/[^/]+$/, ['GET', 'PUT', 'PATCH', 'DELETE']]
+]
 
 // Kubernetes' StatusReason for each code the stand-in answers
 const REASONS: Record<number, string> = {
@@ -46,7 +61,7 @@ export function kubeStatus (error: ApiError): KubeStatus {
     metadata: {},
     status: 'Failure',
     message: MESSAGES[code] ?? error.reason,
-    reason: REASONS[code] ?? (code >= 500 ? 'InternalError' : 'BadRequest'),
+    reason: (error as { kubeReason?: string }).kubeReason ?? REASONS[code] ?? (code >= 500 ? 'InternalError' : 'BadRequest'),
     code
   }
   const details = (error as { kube?: KubeDetails }).kube
@@ -61,21 +76,13 @@ async function sendStatus (reply: FastifyReply, error: ApiError): Promise<void> 
   await reply.code(error.statusCode).type('application/json').send(kubeStatus(error))
 }
 
-function patchKind (contentType: string | undefined): PatchKind | undefined {
-  const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
-  return PATCH_TYPES[mediaType]
-}
-
 // a wildcard, not `:name`: the router caps named parameters at 100 characters and node names may have 253
 const NodeParams = Type.Object({ '*': Type.String({ maxLength: 253 }) })
+const nodeName = objectName
 
-function nodeName (params: { '*': string }): string {
-  const name = params['*']
-  if (name === '' || name.includes('/')) throw new NotFoundError('Not Found', 'the server could not find the requested resource')
-  return name
-}
+export interface KubernetesRouteOptions { site: Site, pods: Pods, configMaps: ConfigMaps }
 
-export const kubernetesRoutes: FastifyPluginAsyncTypebox<{ site: Site }> = async (app, { site }) => {
+export const kubernetesRoutes: FastifyPluginAsyncTypebox<KubernetesRouteOptions> = async (app, { site, pods, configMaps }) => {
   app.setErrorHandler(async (error, request, reply) => {
     const apiError = toApiError(error, request)
     if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed')
@@ -84,9 +91,9 @@ export const kubernetesRoutes: FastifyPluginAsyncTypebox<{ site: Site }> = async
 
   app.setNotFoundHandler(async (request) => {
     const path = request.url.split('?')[0] ?? ''
-    if (/^\/api\/v1\/nodes$/.test(path)) throw new MethodNotAllowedError(request.method, ['GET'])
-    if (/^\/api\/v1\/nodes\/[^/]+$/.test(path)) throw new MethodNotAllowedError(request.method, ['GET', 'PATCH'])
-    throw new NotFoundError('Not Found', 'the server could not find the requested resource')
+    const allowed = ALLOWED.find(([pattern]) => pattern.test(path))?.[1]
+    if (allowed !== undefined) throw new MethodNotAllowedError(request.method, allowed)
+    throw notServed()
   })
 
   app.addContentTypeParser(Object.keys(PATCH_TYPES), { parseAs: 'string' }, (request, body, done) => {
@@ -99,22 +106,13 @@ export const kubernetesRoutes: FastifyPluginAsyncTypebox<{ site: Site }> = async
     }
   })
 
-  app.get('/nodes', {
-    config: { faultable: true },
-    schema: {
-      querystring: Type.Object({
-        labelSelector: Type.Optional(Type.String({ maxLength: 4096 })),
-        fieldSelector: Type.Optional(Type.String({ maxLength: 4096 })),
-        limit: Type.Optional(Type.Integer({ minimum: 0 })),
-        continue: Type.Optional(Type.String({ maxLength: 4096 }))
-      })
-    }
-  }, async (request) => toKubeNodeList(await site.listNodes(request.query)))
+  app.get('/nodes', { config: { faultable: true }, schema: { querystring: ListQuerySchema } },
+    async (request) => toKubeNodeList(await site.listNodes(request.query)))
 
   app.get('/nodes/*', { config: { faultable: true }, schema: { params: NodeParams } }, async (request) => {
     const name = nodeName(request.params)
     await site.refreshFor(name)
-    return toKubeNode(site.inventory.get(name))
+    return toKubeNode(site.inventory.getKube(name))
   })
 
   app.patch('/nodes/*', { config: { faultable: true }, schema: { params: NodeParams } }, async (request) => {
@@ -123,6 +121,17 @@ export const kubernetesRoutes: FastifyPluginAsyncTypebox<{ site: Site }> = async
     // application/json and json-patch are real Kubernetes patch types the stand-in does not take
     if (kind === undefined) throw new UnsupportedMediaTypeError(request.headers['content-type'], Object.keys(PATCH_TYPES))
     await site.refreshFor(name)
-    return toKubeNode(site.inventory.patchLabels(name, request.body, kind))
+    return toKubeNode(site.inventory.patchNode(name, request.body, kind))
   })
+
+  // decommission: Kubernetes forgets the Node (and its pods go), Drydock keeps the machine
+  app.delete('/nodes/*', { config: { faultable: true }, schema: { params: NodeParams } }, async (request) => {
+    const name = nodeName(request.params)
+    await site.refreshFor(name)
+    const node = site.inventory.removeFromKube(name)
+    return deletedStatus('nodes', name, node.uid)
+  })
+
+  app.register(kubePodRoutes, { pods })
+  app.register(kubeConfigMapRoutes, { configMaps })
 }

@@ -1,5 +1,6 @@
 // Wire shapes of stub-site: the Drydock node summary, the control bodies, the nodes file and Kubernetes Node objects.
 import { Type, type Static } from 'typebox'
+import { ConfigMapSchema } from './kube.ts'
 
 // MAAS machine statuses, passed through by Drydock unchanged
 export const STATUS_NAMES = [
@@ -75,14 +76,20 @@ export const SiteNodeSchema = Type.Object({
   labels: LabelsSchema,
   uid: Type.String(),
   resource_version: Type.Integer(),
-  created_at: Type.String()
+  created_at: Type.String(),
+  /** Cordoned: the Node's spec.unschedulable (absent: false). */
+  unschedulable: Type.Optional(Type.Boolean()),
+  /** Deleted from Kubernetes (DELETE /api/v1/nodes/{name}) and not deployed since; Drydock still knows the machine. */
+  kube_removed: Type.Optional(Type.Boolean())
 })
 export type SiteNode = Static<typeof SiteNodeSchema>
 
 export const SiteStateSchema = Type.Object({
   version: Type.Literal(1),
   resource_version: Type.Integer(),
-  nodes: Type.Array(SiteNodeSchema)
+  nodes: Type.Array(SiteNodeSchema),
+  /** Kubernetes ConfigMaps (absent in files written before they were kept). */
+  configmaps: Type.Optional(Type.Array(ConfigMapSchema))
 })
 export type SiteState = Static<typeof SiteStateSchema>
 
@@ -107,7 +114,7 @@ export interface KubeNode {
     creationTimestamp: string
     labels: Labels
   }
-  spec: Record<string, unknown>
+  spec: { unschedulable?: true }
   status: {
     addresses: Array<{ type: string, address: string }>
     conditions: Array<{
@@ -138,6 +145,23 @@ export interface KubeStatus {
   status: 'Failure'
   message: string
   reason: string
-  details?: { name?: string, kind?: string, causes?: Array<{ reason: string, message: string, field: string }> }
+  details?: KubeStatusDetails
   code: number
+}
+
+export interface KubeStatusDetails {
+  name?: string
+  kind?: string
+  uid?: string
+  causes?: Array<{ reason: string, message: string, field?: string }>
+}
+
+/** Kubernetes' answer to a delete that returns no object, and to an eviction (meta/v1 Status, Success). */
+export interface KubeSuccess {
+  kind: 'Status'
+  apiVersion: 'v1'
+  metadata: Record<string, never>
+  status: 'Success'
+  details?: KubeStatusDetails
+  code?: number
 }

@@ -46,7 +46,7 @@ describe('createNodeList', () => {
   it('serves the later pages from the first page\'s snapshot when the nodes changed since', () => {
     const { inventory, page } = setup()
     const first = page({ limit: 2 })
-    inventory.patchLabels('nb', { metadata: { labels: { role: 'worker' } } }, 'merge')
+    inventory.patchNode('nb', { metadata: { labels: { role: 'worker' } } }, 'merge')
     inventory.addMissing([{ hostname: 'nc' }])
     const second = page({ limit: 5, continue: first.continue })
     expect(second.resourceVersion).toBe(4)

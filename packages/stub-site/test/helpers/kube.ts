@@ -24,3 +24,35 @@ export const SYSTEM_LABELS = {
   'beta.kubernetes.io/os': 'linux',
   'beta.kubernetes.io/arch': 'amd64'
 }
+
+export interface PodItem { metadata: { name: string, namespace: string, labels: Record<string, string>, deletionTimestamp?: string } }
+
+/** The pods a list answer holds, by `namespace/name`. */
+export function podKeys (list: { items: PodItem[] }): string[] {
+  return list.items.map((p) => `${p.metadata.namespace}/${p.metadata.name}`)
+}
+
+/** The pod of `app` among a list answer's pods. */
+export function podOf (list: { items: PodItem[] }, app: string): PodItem {
+  const pod = list.items.find((p) => p.metadata.labels.app === app)
+  if (pod === undefined) throw new Error(`no ${app} pod in ${JSON.stringify(podKeys(list))}`)
+  return pod
+}
+
+export function eviction (name: string, namespace: string, gracePeriodSeconds?: number) {
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'Eviction',
+    metadata: { name, namespace },
+    ...(gracePeriodSeconds === undefined ? {} : { deleteOptions: { gracePeriodSeconds } })
+  }
+}
+
+/** Polls `check` until it answers true, every 50 ms, failing after `deadlineMs` (generous: a loaded machine is slow). */
+export async function until (check: () => Promise<boolean>, deadlineMs = 20_000): Promise<void> {
+  const end = Date.now() + deadlineMs
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`not reached within ${deadlineMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}

@@ -217,16 +217,16 @@ describe('PATCH /api/v1/nodes/{name}', () => {
 describe('other requests under /api/v1', () => {
   it('answers 405 MethodNotAllowed with Allow for a wrong method on a node', async () => {
     const app = await appWithNodes()
-    const res = await app.inject({ method: 'DELETE', url: '/api/v1/nodes/rack1-n01' })
+    const res = await app.inject({ method: 'PUT', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': 'application/json' }, payload: '{}' })
     expect(res.statusCode).toBe(405)
-    expect(res.headers.allow).toBe('GET, PATCH')
+    expect(res.headers.allow).toBe('GET, PATCH, DELETE')
     expect(res.json()).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'MethodNotAllowed', code: 405 })
     const list = await app.inject({ method: 'POST', url: '/api/v1/nodes', headers: { 'content-type': 'application/json' }, payload: '{}' })
     expect(list.statusCode).toBe(405)
     expect(list.headers.allow).toBe('GET')
   })
 
-  it.each(['/api/v1/namespaces/ucp/configmaps', '/api/v1/nodes/', '/api/v1/nodes/rack1-n01/status'])('answers 404 NotFound as a Kubernetes Status for %s', async (url) => {
+  it.each(['/api/v1/namespaces/ucp/secrets', '/api/v1/nodes/', '/api/v1/nodes/rack1-n01/status'])('answers 404 NotFound as a Kubernetes Status for %s', async (url) => {
     const app = await appWithNodes()
     const res = await app.inject({ url })
     expect(res.statusCode).toBe(404)
