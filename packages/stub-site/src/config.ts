@@ -37,7 +37,25 @@ export const ConfigSchema = Type.Object({
     default: 'none',
     description: 'Fault played on the Drydock and Kubernetes routes at start: none, error (answer SITE_FAULT_STATUS) or hang (never answer)'
   }),
-  SITE_FAULT_STATUS: Type.Integer({ default: 500, minimum: 500, maximum: 599, description: 'Status answered in the error fault mode' })
+  SITE_FAULT_STATUS: Type.Integer({ default: 500, minimum: 500, maximum: 599, description: 'Status answered in the error fault mode' }),
+  SITE_TASK_MS: Type.Integer({
+    default: 100,
+    minimum: 0,
+    description: 'Pause before each phase of a Drydock task (queued → running, each node state, complete), so callers poll'
+  }),
+  SITE_DESIGN_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 1,
+    description: 'Timeout of each read of a design a Drydock task, node filter or validatedesign names'
+  }),
+  SITE_FAIL_NODES: Type.String({
+    default: '',
+    description: 'Comma-separated nodes whose Drydock node-level subtasks fail: `node` (every action) or `action:node` (e.g. `deploy_nodes:n3`)'
+  }),
+  SITE_STUCK_TASKS: Type.String({
+    default: '',
+    description: 'Comma-separated Drydock task actions (e.g. `deploy_nodes`) whose tasks stay running, never complete, while listed'
+  })
 })
 
 export type Config = Static<typeof ConfigSchema>

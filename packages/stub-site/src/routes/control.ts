@@ -1,12 +1,17 @@
-// Control routes for tests and the stub-engine: move a node's states, choose the fault the stand-in plays.
+// Control routes for tests and the stub-engine: move a node's states, choose the fault the stand-in plays and the
+// Drydock task faults (failing nodes, stuck actions).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { DrydockNodeSchema, FaultSchema, NodeStateUpdateSchema } from '../schemas/nodes.ts'
 import type { Site } from '../domain/site.ts'
 import type { Faults } from '../domain/faults.ts'
+import type { TaskFaults } from '../domain/drydock/task-faults.ts'
+import { TaskFaultsSchema } from '../schemas/drydock.ts'
 import { toDrydockNode } from '../views.ts'
 
-export const controlRoutes: FastifyPluginAsyncTypebox<{ site: Site, faults: Faults }> = async (app, { site, faults }) => {
+type ControlOptions = { site: Site, faults: Faults, taskFaults: TaskFaults }
+
+export const controlRoutes: FastifyPluginAsyncTypebox<ControlOptions> = async (app, { site, faults, taskFaults }) => {
   app.put('/nodes/:hostname/state', {
     schema: {
       params: Type.Object({ hostname: Type.String({ minLength: 1 }) }),
@@ -21,4 +26,10 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ site: Site, faults: Faul
   app.get('/fault', { schema: { response: { 200: FaultSchema } } }, async () => faults.get())
 
   app.put('/fault', { schema: { body: FaultSchema, response: { 200: FaultSchema } } }, async (request) => faults.set(request.body))
+
+  app.get('/task-faults', { schema: { response: { 200: TaskFaultsSchema } } }, async () => taskFaults.get())
+
+  app.put('/task-faults', {
+    schema: { body: TaskFaultsSchema, response: { 200: TaskFaultsSchema } }
+  }, async (request) => taskFaults.set(request.body))
 }
