@@ -68,6 +68,42 @@ describe('POST /api/v1.0/validatedesign', () => {
     expect(res.json().details.messageList[0].message).toBe("HostProfile:v1 schema validation error: Additional properties are not allowed ('extra' was unexpected)")
   })
 
+  it('checks every kind Drydock has a schema for, in Drydock\'s terms', async () => {
+    const app = await buildTestApp()
+    const doc = (schema: string, name: string, data: unknown) => ({ schema: `drydock/${schema}/v1`, metadata: { name }, data })
+    const valid = [
+      doc('Region', 'site', { tag_definitions: [{ tag: 'hp', definition_type: 'lshw_xpath', definition: '//x' }], repositories: { remove_unlisted: true, main: { anything: 1 } } }),
+      doc('Rack', 'rack1', { tor_switches: { mgmt_ip: 'not an ip' }, location: { clli: 'X', grid: 'Y' }, local_networks: ['pxe'], labels: { a: 1 } }),
+      doc('Network', 'pxe', { cidr: '10.0.0.0/24', ranges: [{ type: 'static', start: '10.0.0.1', end: '10.0.0.9' }], mtu: 1500, vlan: '100' }),
+      doc('NetworkLink', 'gp', { bonding: { mode: '802.3ad', mon_rate: 100 }, mtu: 9000, trunking: { mode: '802.1q' }, allowed_networks: ['pxe'] }),
+      doc('HardwareProfile', 'hp', { vendor: 'Dell', boot_mode: 'uefi', bootstrap_protocol: 'pxe', pxe_interface: 0, hugepages: { dpdk: { size: '1G', count: 4 } } }),
+      doc('BootAction', 'ba', {
+        signaling: false,
+        assets: [{ path: '/etc/x', type: 'file', data: 'text', permissions: '644', data_pipeline: ['utf8_decode'] }],
+        node_filter: { filter_set_type: 'union', filter_set: [{ filter_type: 'union', node_names: ['n1'] }] }
+      })
+    ]
+    const design = await startDesignServer(valid)
+    const ok = await post(app, '/api/v1.0/validatedesign', { href: design.designRef() })
+    expect(ok.json().details.messageList).toEqual([])
+
+    design.state.documents = [
+      doc('HardwareProfile', 'hp', { boot_mode: 'efi' }),
+      doc('Network', 'pxe', { cidr: '10.0.0.0/24', gateway: '10.0.0.1' }),
+      doc('BootAction', 'ba', { assets: [{ path: '/etc/x' }] }),
+      // Drydock reads only its own namespace, and kinds it has a v1 schema for
+      { schema: 'promenade/Kubelet/v1', metadata: { name: 'k' }, data: { anything: true } },
+      doc('PromenadeConfig', 'p', { anything: true })
+    ]
+    const bad = await post(app, '/api/v1.0/validatedesign', { href: design.designRef() })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().details.messageList.map((m: { message: string }) => m.message)).toEqual([
+      "HardwareProfile:v1 schema validation error: 'efi' is not one of ['bios', 'uefi']",
+      "Network:v1 schema validation error: Additional properties are not allowed ('gateway' was unexpected)",
+      "BootAction:v1 schema validation error: 'type' is a required property"
+    ])
+  })
+
   it('finds the example site valid', async () => {
     const app = await buildTestApp()
     const documents = ['global.yaml', 'site.yaml'].flatMap((f) => parseYamlDocuments(readFileSync(resolve(EXAMPLE_SITE, f), 'utf8')))

@@ -43,6 +43,8 @@ function describe (error: ErrorObject, data: unknown): string {
       return `${pythonRepr(valueAt(data, error.instancePath))} is not of type ${pythonRepr(params.type)}`
     case 'required':
       return `${pythonRepr(params.missingProperty)} is a required property`
+    case 'enum':
+      return `${pythonRepr(valueAt(data, error.instancePath))} is not one of ${pythonRepr(params.allowedValues)}`
     default:
       return `${error.instancePath === '' ? 'data' : error.instancePath} ${error.message ?? 'is invalid'}`
   }
