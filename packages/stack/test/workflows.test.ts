@@ -82,10 +82,19 @@ describe('the site workflows on the task-group engine', () => {
     expect(await logOf(id, 'drydock_build.prepare_and_deploy_nodes')).toContain('Provisioning 1 node(s): n2')
     expect([...(await nodes()).values()].every((n) => n.status === 'Deployed')).toBe(true)
 
+    // a label the design does not give n1: relabelling sets the node's owner_data (node-role) and drops it
+    const patched = await fetch(`${running.stack.urls.site}/api/v1/nodes/n1`, {
+      method: 'PATCH',
+      headers: { 'x-auth-token': running.stack.serviceToken, 'content-type': 'application/merge-patch+json' },
+      body: JSON.stringify({ metadata: { labels: { 'slipway.io/stray': 'yes' } } })
+    })
+    expect(patched.status).toBe(200)
     const relabel = await run('relabel_nodes', { target_nodes: 'n1' })
     expect(relabel.action_lifecycle).toBe('Complete')
+    expect(await logOf(String(relabel.id), 'relabel_nodes')).toContain('Labels of n1 set: node-role')
     const after = await nodes()
-    expect(after.get('n1')!.labels).not.toEqual(before.get('n1')!.labels)
+    expect(after.get('n1')!.labels).toEqual(before.get('n1')!.labels)
+    expect(after.get('n1')!.labels).toMatchObject({ 'node-role': 'worker' })
     for (const other of ['n0', 'n2', 'n3']) expect(after.get(other)!.labels, other).toEqual(before.get(other)!.labels)
   })
 

@@ -1,4 +1,4 @@
-// buildApp(deps): the stand-in's Fastify instance (Drydock nodes, Kubernetes nodes, control and step routes); never listens.
+// buildApp(deps): the stand-in's Fastify instance (Drydock nodes and tasks, Kubernetes nodes, control and step routes); never listens.
 import { UnauthenticatedError, ApiError, createServiceApp, healthRoutes } from '@slipway/common'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Site } from './domain/site.ts'
@@ -9,6 +9,10 @@ import { drydockRoutes } from './routes/drydock.ts'
 import { kubernetesRoutes } from './routes/kubernetes.ts'
 import { controlRoutes } from './routes/control.ts'
 import { stepRoutes } from './routes/steps.ts'
+import { drydockTaskRoutes } from './routes/drydock-tasks.ts'
+import type { DesignFetcher } from './clients/design.ts'
+import type { DrydockTasks } from './domain/drydock/tasks.ts'
+import type { TaskFaults } from './domain/drydock/task-faults.ts'
 import type { StepBootstrap, StepStore } from './domain/steps-context.ts'
 
 declare module 'fastify' {
@@ -25,6 +29,8 @@ export interface AppDeps {
   faults: Faults
   /** What the workflow steps call besides this site; null: not configured (the step logs that it skipped). */
   steps: { store: StepStore | null, bootstrap: StepBootstrap | null }
+  /** Drydock's tasks, the design reader of its task API, and the stand-in's task faults. */
+  drydock: { tasks: DrydockTasks, fetchDesign: DesignFetcher, taskFaults: TaskFaults }
   /** Accepted tokens; empty: any caller, with or without a token. */
   authTokens: string[]
   logger?: boolean
@@ -79,13 +85,19 @@ export function buildApp (deps: AppDeps) {
   app.addHook('preClose', async () => {
     for (const release of [...hanging]) release()
   })
-  app.addHook('onClose', async () => { deps.kube.pods.close() })
+  app.addHook('onClose', async () => {
+    deps.kube.pods.close()
+    deps.drydock.tasks.close()
+  })
 
   app.get('/healthz', { config: { public: true } }, async () => 'ok')
   app.register(healthRoutes, { prefix: '/api/v1.0' })
   app.register(drydockRoutes, { prefix: '/api/v1.0', site: deps.site })
+  app.register(drydockTaskRoutes, { prefix: '/api/v1.0', tasks: deps.drydock.tasks, fetchDesign: deps.drydock.fetchDesign })
   app.register(kubernetesRoutes, { prefix: '/api/v1', site: deps.site, ...deps.kube })
-  app.register(controlRoutes, { prefix: '/_stub', site: deps.site, faults: deps.faults, pods: deps.kube.pods })
+  app.register(controlRoutes, {
+    prefix: '/_stub', site: deps.site, faults: deps.faults, pods: deps.kube.pods, taskFaults: deps.drydock.taskFaults
+  })
   app.register(stepRoutes, { prefix: '/_stub', targets: { site: deps.site, ...deps.steps } })
   return app
 }

@@ -46,6 +46,24 @@ export const ConfigSchema = Type.Object({
   SITE_EVICTION_REFUSED: Type.String({
     default: '',
     description: 'Label selector of the pods whose eviction answers 429 TooManyRequests, as a PodDisruptionBudget would (e.g. app=keystone-api); empty: none'
+  }),
+  SITE_TASK_MS: Type.Integer({
+    default: 100,
+    minimum: 0,
+    description: 'Pause before each phase of a Drydock task (queued → running, each node state, complete), so callers poll'
+  }),
+  SITE_DESIGN_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 1,
+    description: 'Timeout of each read of a design a Drydock task, node filter or validatedesign names'
+  }),
+  SITE_FAIL_NODES: Type.String({
+    default: '',
+    description: 'Comma-separated nodes whose Drydock node-level subtasks fail: `node` (every action) or `action:node` (e.g. `deploy_nodes:n3`)'
+  }),
+  SITE_STUCK_TASKS: Type.String({
+    default: '',
+    description: 'Comma-separated Drydock task actions (e.g. `deploy_nodes`) whose tasks stay running, never complete, while listed'
   })
 })
 

@@ -1,11 +1,14 @@
 // createDeps(config): the one place where the state file, the nodes file, the clients and the domain are wired.
 import { createBootstrapClient } from './clients/bootstrap.ts'
+import { createDesignClient } from './clients/design.ts'
 import { createStepStoreClient, createStoreClient } from './clients/store.ts'
 import { targetUrl, type Config } from './config.ts'
 import { createStateFile } from './db/state-file.ts'
 import { createConfigMaps, type ConfigMaps } from './domain/configmaps.ts'
 import { createFaults } from './domain/faults.ts'
 import { createPods } from './domain/pods.ts'
+import { createTaskFaults, splitList } from './domain/drydock/task-faults.ts'
+import { createDrydockTasks } from './domain/drydock/tasks.ts'
 import { createInventory } from './domain/inventory.ts'
 import { createSite, type SiteLog } from './domain/site.ts'
 import { readNodesFile } from './nodes-file.ts'
@@ -33,12 +36,22 @@ export function createDeps (config: Config, options: { log?: SiteLog, logger?: b
     : createStoreClient({ baseUrl: storeUrl, timeoutMs: config.STORE_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
   const outbound = (baseUrl: string) => ({ baseUrl, timeoutMs: config.STEP_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
   const silent: SiteLog = { warn: () => {}, info: () => {} }
+  const log = options.log ?? silent
+  const site = createSite({ inventory, design, log })
+  const bootstrap = bootstrapUrl === null ? null : createBootstrapClient(outbound(bootstrapUrl))
+  const fetchDesign = createDesignClient({ timeoutMs: config.SITE_DESIGN_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
+  const taskFaults = createTaskFaults({ failNodes: splitList(config.SITE_FAIL_NODES), stuckTasks: splitList(config.SITE_STUCK_TASKS) })
   return {
-    site: createSite({ inventory, design, log: options.log ?? silent }),
+    site,
     kube: { pods, configMaps },
     steps: {
       store: storeUrl === null ? null : createStepStoreClient(outbound(storeUrl)),
-      bootstrap: bootstrapUrl === null ? null : createBootstrapClient(outbound(bootstrapUrl))
+      bootstrap
+    },
+    drydock: {
+      tasks: createDrydockTasks({ site, fetchDesign, bootstrap, faults: taskFaults, phaseMs: config.SITE_TASK_MS, log }),
+      fetchDesign,
+      taskFaults
     },
     faults: createFaults(config.SITE_FAULT === 'error' ? { mode: 'error', status: config.SITE_FAULT_STATUS } : { mode: config.SITE_FAULT }),
     authTokens: config.SITE_AUTH_TOKENS.split(',').map((t) => t.trim()).filter((t) => t !== ''),

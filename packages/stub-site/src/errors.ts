@@ -154,3 +154,23 @@ export class EvictionRefusedError extends ApiError {
     this.kube = { causes: [{ reason: 'DisruptionBudget', message }] }
   }
 }
+
+/** A node filter Drydock cannot apply: the task fails, and `POST /nodefilter` answers 500 (Drydock's OrchestratorError). */
+export class NodeFilterError extends ApiError {
+  constructor (reason: string) { super(500, 'Unknown error', reason, { errorType: 'OrchestratorError' }) }
+}
+
+/** `GET /api/v1.0/tasks/{id}` for a task Drydock does not have (an id that is not a UUID included). */
+export class TaskNotFoundError extends NotFoundError {
+  constructor (taskId: string) { super(`Task ${taskId} does not exist`, `Task ${taskId} does not exist`, { errorType: 'TaskNotFound' }) }
+}
+
+/** The design a Drydock call names cannot be read (not reachable, not found, not YAML). */
+export class DesignUnavailableError extends ApiError {
+  constructor (reason: string) { super(500, 'Unable to fetch the design', reason, { errorType: 'DesignError' }) }
+}
+
+/** `POST /api/v1.0/tasks` with an action Drydock does not run (or none: Python's `None`). */
+export class UnsupportedActionError extends BadRequestError {
+  constructor (action: string) { super(`Unsupported action ${action}`, `Unsupported action ${action}`, { errorType: 'InvalidFormat' }) }
+}

@@ -12,13 +12,11 @@ function text (value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined
 }
 
-function validLabels (...sources: unknown[]): Labels {
+function validLabels (source: unknown): Labels {
   const labels: Labels = {}
-  for (const source of sources) {
-    for (const [key, value] of Object.entries(record(source))) {
-      // a label Kubernetes would refuse is left out rather than failing the whole node
-      if (typeof value === 'string' && labelKeyProblem(key) === undefined && labelValueProblem(value) === undefined) labels[key] = value
-    }
+  for (const [key, value] of Object.entries(record(source))) {
+    // a label Kubernetes would refuse is left out rather than failing the whole node
+    if (typeof value === 'string' && labelKeyProblem(key) === undefined && labelValueProblem(value) === undefined) labels[key] = value
   }
   return labels
 }
@@ -27,7 +25,7 @@ function validLabels (...sources: unknown[]): Labels {
  * The seed for one BaremetalNode document, or undefined when it is not one (abstract, no name).
  * Drydock's node design: `data.addressing[]` is `{network, address}` (`dhcp` means none), the out-of-band
  * network is `data.oob.network`, the boot network is `pxe`; Kubernetes labels come from
- * `data.metadata.owner_data` (what Drydock applies to the node) and an optional `data.labels` map.
+ * `data.metadata.owner_data`, what Drydock applies to the node (its schema has no `data.labels`).
  */
 export function seedFromBaremetalNode (document: unknown): SeedNode | undefined {
   const doc = record(document)
@@ -44,7 +42,7 @@ export function seedFromBaremetalNode (document: unknown): SeedNode | undefined 
   const hostAddresses = addresses.filter((a) => a.network !== oobNetwork)
   const bootIp = hostAddresses.find((a) => a.network === 'pxe')?.address ?? hostAddresses[0]?.address
   const internalIp = hostAddresses.find((a) => a.network !== 'pxe')?.address ?? bootIp
-  const seed: SeedNode = { hostname, labels: validLabels(record(data.metadata).owner_data, data.labels) }
+  const seed: SeedNode = { hostname, labels: validLabels(record(data.metadata).owner_data) }
   if (powerAddress !== undefined) seed.power_address = powerAddress
   if (bootIp !== undefined) seed.boot_ip = bootIp
   if (internalIp !== undefined) seed.internal_ip = internalIp

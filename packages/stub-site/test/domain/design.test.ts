@@ -25,6 +25,11 @@ describe('seedFromBaremetalNode', () => {
     expect(seedFromBaremetalNode(doc)).toMatchObject({ boot_ip: '10.0.0.5', internal_ip: '10.0.0.5' })
   })
 
+  it('takes no labels from data.labels, which Drydock\'s BaremetalNode schema refuses', () => {
+    const doc = { ...baremetalNode('n1'), data: { ...baremetalNode('n1').data, labels: { 'node-role': 'worker' } } }
+    expect(seedFromBaremetalNode(doc)).toEqual({ hostname: 'n1', labels: {} })
+  })
+
   it('skips abstract documents, other schemas and nameless documents', () => {
     expect(seedFromBaremetalNode(baremetalNode('base', { abstract: true }))).toBeUndefined()
     expect(seedFromBaremetalNode({ ...baremetalNode('n1'), schema: 'drydock/HostProfile/v1' })).toBeUndefined()
