@@ -7,6 +7,8 @@ import { drydockRoutes } from './routes/drydock.ts'
 import { kubernetesRoutes } from './routes/kubernetes.ts'
 import { controlRoutes } from './routes/control.ts'
 import { stepRoutes } from './routes/steps.ts'
+import { armadaControlRoutes, armadaRoutes } from './routes/armada.ts'
+import type { Armada } from './domain/armada/armada.ts'
 import type { StepBootstrap, StepStore } from './domain/steps-context.ts'
 
 declare module 'fastify' {
@@ -19,6 +21,8 @@ declare module 'fastify' {
 export interface AppDeps {
   site: Site
   faults: Faults
+  /** The Armada stand-in (its releases, its own fault settings). */
+  armada: Armada
   /** What the workflow steps call besides this site; null: not configured (the step logs that it skipped). */
   steps: { store: StepStore | null, bootstrap: StepBootstrap | null }
   /** Accepted tokens; empty: any caller, with or without a token. */
@@ -82,6 +86,8 @@ export function buildApp (deps: AppDeps) {
   app.register(kubernetesRoutes, { prefix: '/api/v1', site: deps.site })
   app.register(controlRoutes, { prefix: '/_stub', site: deps.site, faults: deps.faults })
   app.register(stepRoutes, { prefix: '/_stub', targets: { site: deps.site, ...deps.steps } })
+  app.register(armadaRoutes, { prefix: '/armada/api/v1.0', armada: deps.armada })
+  app.register(armadaControlRoutes, { prefix: '/_stub/armada', armada: deps.armada })
   return app
 }
 

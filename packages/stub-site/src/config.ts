@@ -37,7 +37,20 @@ export const ConfigSchema = Type.Object({
     default: 'none',
     description: 'Fault played on the Drydock and Kubernetes routes at start: none, error (answer SITE_FAULT_STATUS) or hang (never answer)'
   }),
-  SITE_FAULT_STATUS: Type.Integer({ default: 500, minimum: 500, maximum: 599, description: 'Status answered in the error fault mode' })
+  SITE_FAULT_STATUS: Type.Integer({ default: 500, minimum: 500, maximum: 599, description: 'Status answered in the error fault mode' }),
+  ARMADA_FAIL_APPLY: Type.String({
+    default: '',
+    description: 'Armada stand-in: releases whose install or upgrade fails (comma-separated; a Helm release name, a chart\'s `release` or its document name), `1`, `true` or `*` for every release; empty: none'
+  }),
+  ARMADA_FAIL_TESTS: Type.String({
+    default: '',
+    description: 'Armada stand-in: releases whose Helm tests fail (same forms as ARMADA_FAIL_APPLY); empty: none'
+  }),
+  ARMADA_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 1,
+    description: 'Armada stand-in: timeout of each read of a design an apply, a validatedesign or a test names'
+  })
 })
 
 export type Config = Static<typeof ConfigSchema>

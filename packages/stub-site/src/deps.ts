@@ -1,8 +1,12 @@
 // createDeps(config): the one place where the state file, the nodes file, the clients and the domain are wired.
+import { createArmadaDesignReader } from './clients/armada-design.ts'
 import { createBootstrapClient } from './clients/bootstrap.ts'
 import { createStepStoreClient, createStoreClient } from './clients/store.ts'
 import { targetUrl, type Config } from './config.ts'
+import { createArmadaStateFile } from './db/armada-state-file.ts'
 import { createStateFile } from './db/state-file.ts'
+import { createArmada } from './domain/armada/armada.ts'
+import { createArmadaFaults, createReleaseStore, parseFaultList } from './domain/armada/releases.ts'
 import { createFaults } from './domain/faults.ts'
 import { createInventory } from './domain/inventory.ts'
 import { createSite, type SiteLog } from './domain/site.ts'
@@ -20,9 +24,19 @@ export function createDeps (config: Config, options: { log?: SiteLog, logger?: b
     ? undefined
     : createStoreClient({ baseUrl: storeUrl, timeoutMs: config.STORE_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
   const outbound = (baseUrl: string) => ({ baseUrl, timeoutMs: config.STEP_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
+  const armadaState = config.SITE_DATA_DIR === '' ? undefined : createArmadaStateFile(config.SITE_DATA_DIR)
+  const armada = createArmada({
+    design: createArmadaDesignReader({ timeoutMs: config.ARMADA_TIMEOUT_MS, storeUrl, serviceToken: config.SERVICE_TOKEN }),
+    releases: createReleaseStore({ initial: armadaState?.load(), persist: armadaState?.save }),
+    faults: createArmadaFaults({
+      fail_apply: parseFaultList(config.ARMADA_FAIL_APPLY),
+      fail_tests: parseFaultList(config.ARMADA_FAIL_TESTS)
+    })
+  })
   const silent: SiteLog = { warn: () => {}, info: () => {} }
   return {
     site: createSite({ inventory, design, log: options.log ?? silent }),
+    armada,
     steps: {
       store: storeUrl === null ? null : createStepStoreClient(outbound(storeUrl)),
       bootstrap: bootstrapUrl === null ? null : createBootstrapClient(outbound(bootstrapUrl))
