@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { buildTestApp, startTestSite } from '../helpers/site.ts'
 import { API, chart, chartGroup, manifest, siteDesign, startDesignHost, toYaml } from '../helpers/armada.ts'
@@ -228,5 +230,23 @@ describe('/_stub/armada control routes', () => {
     expect(kept[0]).toMatchObject({ name: 'airship-calico', namespace: 'kube-system', chart: 'calico', revision: 1, status: 'deployed', test_passed: true })
     expect((await app.inject({ method: 'DELETE', url: '/_stub/armada/releases' })).statusCode).toBe(204)
     expect((await app.inject({ url: `${API}/releases` })).json()).toEqual({ releases: {} })
+  })
+})
+
+describe('the example site (examples/site/global.yaml)', () => {
+  it('validates, and its manifest full-site installs the five releases, the shipyard one named so', async () => {
+    const text = readFileSync(fileURLToPath(new URL('../../../../examples/site/global.yaml', import.meta.url)), 'utf8')
+    const app = await buildTestApp()
+    const valid = await app.inject({ method: 'POST', url: `${API}/validatedesign`, headers: YAML, payload: text })
+    expect(valid.json()).toMatchObject({ status: 'Success', details: { errorCount: 0 } })
+    const res = await app.inject({ method: 'POST', url: `${API}/apply?target_manifest=full-site`, headers: YAML, payload: text })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().message.install).toEqual([
+      'airship-kubernetes-calico', 'airship-kubernetes-coredns', 'airship-kubernetes-ingress', 'airship-ucp-keystone', 'airship-ucp-shipyard'
+    ])
+    expect((await app.inject({ url: `${API}/releases` })).json().releases).toEqual({
+      'kube-system': ['airship-kubernetes-calico', 'airship-kubernetes-coredns', 'airship-kubernetes-ingress'],
+      ucp: ['airship-ucp-keystone', 'airship-ucp-shipyard']
+    })
   })
 })
