@@ -13,6 +13,8 @@ import { drydockTaskRoutes } from './routes/drydock-tasks.ts'
 import type { DesignFetcher } from './clients/design.ts'
 import type { DrydockTasks } from './domain/drydock/tasks.ts'
 import type { TaskFaults } from './domain/drydock/task-faults.ts'
+import { armadaControlRoutes, armadaRoutes } from './routes/armada.ts'
+import type { Armada } from './domain/armada/armada.ts'
 import type { StepBootstrap, StepStore } from './domain/steps-context.ts'
 
 declare module 'fastify' {
@@ -27,6 +29,8 @@ export interface AppDeps {
   /** The site's pods and ConfigMaps, served on the Kubernetes API. */
   kube: { pods: Pods, configMaps: ConfigMaps }
   faults: Faults
+  /** The Armada stand-in (its releases, its own fault settings). */
+  armada: Armada
   /** What the workflow steps call besides this site; null: not configured (the step logs that it skipped). */
   steps: { store: StepStore | null, bootstrap: StepBootstrap | null }
   /** Drydock's tasks, the design reader of its task API, and the stand-in's task faults. */
@@ -99,6 +103,8 @@ export function buildApp (deps: AppDeps) {
     prefix: '/_stub', site: deps.site, faults: deps.faults, pods: deps.kube.pods, taskFaults: deps.drydock.taskFaults
   })
   app.register(stepRoutes, { prefix: '/_stub', targets: { site: deps.site, ...deps.steps } })
+  app.register(armadaRoutes, { prefix: '/armada/api/v1.0', armada: deps.armada })
+  app.register(armadaControlRoutes, { prefix: '/_stub/armada', armada: deps.armada })
   return app
 }
 

@@ -64,6 +64,19 @@ export const ConfigSchema = Type.Object({
   SITE_STUCK_TASKS: Type.String({
     default: '',
     description: 'Comma-separated Drydock task actions (e.g. `deploy_nodes`) whose tasks stay running, never complete, while listed'
+  }),
+  ARMADA_FAIL_APPLY: Type.String({
+    default: '',
+    description: 'Armada stand-in: releases whose install or upgrade fails (comma-separated; a Helm release name, a chart\'s `release` or its document name), `1`, `true` or `*` for every release; empty: none'
+  }),
+  ARMADA_FAIL_TESTS: Type.String({
+    default: '',
+    description: 'Armada stand-in: releases whose Helm tests fail (same forms as ARMADA_FAIL_APPLY); empty: none'
+  }),
+  ARMADA_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 1,
+    description: 'Armada stand-in: timeout of each read of a design an apply, a validatedesign or a test names'
   })
 })
 

@@ -1,10 +1,14 @@
 // createDeps(config): the one place where the state file, the nodes file, the clients and the domain are wired.
+import { createArmadaDesignReader } from './clients/armada-design.ts'
 import { createBootstrapClient } from './clients/bootstrap.ts'
 import { createDesignClient } from './clients/design.ts'
 import { createStepStoreClient, createStoreClient } from './clients/store.ts'
 import { targetUrl, type Config } from './config.ts'
+import { createArmadaStateFile } from './db/armada-state-file.ts'
 import { createStateFile } from './db/state-file.ts'
 import { createConfigMaps, type ConfigMaps } from './domain/configmaps.ts'
+import { createArmada } from './domain/armada/armada.ts'
+import { createArmadaFaults, createReleaseStore, parseFaultList } from './domain/armada/releases.ts'
 import { createFaults } from './domain/faults.ts'
 import { createPods } from './domain/pods.ts'
 import { createTaskFaults, splitList } from './domain/drydock/task-faults.ts'
@@ -35,6 +39,15 @@ export function createDeps (config: Config, options: { log?: SiteLog, logger?: b
     ? undefined
     : createStoreClient({ baseUrl: storeUrl, timeoutMs: config.STORE_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
   const outbound = (baseUrl: string) => ({ baseUrl, timeoutMs: config.STEP_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
+  const armadaState = config.SITE_DATA_DIR === '' ? undefined : createArmadaStateFile(config.SITE_DATA_DIR)
+  const armada = createArmada({
+    design: createArmadaDesignReader({ timeoutMs: config.ARMADA_TIMEOUT_MS, storeUrl, serviceToken: config.SERVICE_TOKEN }),
+    releases: createReleaseStore({ initial: armadaState?.load(), persist: armadaState?.save }),
+    faults: createArmadaFaults({
+      fail_apply: parseFaultList(config.ARMADA_FAIL_APPLY),
+      fail_tests: parseFaultList(config.ARMADA_FAIL_TESTS)
+    })
+  })
   const silent: SiteLog = { warn: () => {}, info: () => {} }
   const log = options.log ?? silent
   const site = createSite({ inventory, design, log })
@@ -44,6 +57,7 @@ export function createDeps (config: Config, options: { log?: SiteLog, logger?: b
   return {
     site,
     kube: { pods, configMaps },
+    armada,
     steps: {
       store: storeUrl === null ? null : createStepStoreClient(outbound(storeUrl)),
       bootstrap
