@@ -1,9 +1,11 @@
 """What a task of Slipway's site workflows does when Airflow runs it.
 
-The site work itself lives in stub-site: a task asks it to execute the step (POST {SLIPWAY_SITE_URL}/_stub/steps/{step})
-and copies the answer's log lines into the task log. Only the steps that need the engine stay here: the
-simulated `log` steps, the concurrency check, the upgrade branch, and the task states create_action_tag reports.
-Each run's `conf.stub` block injects failures, hangs, skips and durations, as stub-engine offers them.
+The site work of a task (Deckhand, Drydock, Armada, Promenade and Kubernetes, over each one's own protocol) is done
+by Slipway's step library; the task asks the step runner to run its step (POST {SLIPWAY_STEPS_URL}/api/v1.0/step-runs),
+polls it for its state and log lines, copies the lines into the task log, hands its output on as the task's XCom
+return value, and tells the runner to stop the step when Airflow stops the task. Only what needs the engine stays
+here: the concurrency check, the task states and XComs a step is handed, and `conf.stub` injection (failures, hangs,
+skips and durations, as stub-engine offers them).
 Standard library only (urllib), besides Airflow itself.
 """
 
@@ -27,19 +29,22 @@ try:  # the Task SDK's own exception (Airflow 3.2 and later); the core one befor
 except ImportError:  # pragma: no cover - Airflow 3.0 / 3.1
     from airflow.exceptions import AirflowSkipException
 
-# the steps stub-site executes (the others stay in the engine)
+# the kinds the step library runs (the others stay in the engine)
 SITE_STEPS = frozenset({
-    'preflight', 'rendered_doc', 'deckhand_validate', 'promenade_validate', 'verify_site', 'verify_nodes_exist',
-    'deploy_nodes', 'destroy_nodes', 'relabel_nodes', 'create_action_tag', 'deployment_status'
+    'preflight', 'rendered_doc', 'deployment_configuration', 'deckhand_validate', 'drydock_validate',
+    'promenade_validate', 'armada_validate', 'verify_site', 'prepare_site', 'verify_nodes_exist', 'deploy_nodes',
+    'destroy_nodes', 'relabel_nodes', 'armada_apply', 'armada_releases', 'armada_test', 'decide_upgrade',
+    'create_action_tag', 'deployment_status'
 })
+
+# the tasks whose return values later steps read (the deployment configuration, the preflight's Drydock verdict, the
+# apply's upgrade verdict): pulled from XCom and handed to every step
+HANDED_ON = ('deployment_configuration', 'preflight.ucp_preflight_check', 'armada_build.armada_post_apply')
 
 # workflows that may not run side by side: dag_concurrency_check fails while another run of one of them is running
 SITE_ACTION_DAGS = ('deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes')
 
-# tasks whose outcome decides the site-action tag create_action_tag writes
-TAGGED_TASKS = ('armada_build.armada_get_releases', 'upgrade_airflow', 'skip_upgrade_airflow')
-
-STUB_KEYS = frozenset({'fail', 'hang', 'skip', 'defer_ms', 'task_ms', 'retries', 'map', 'upgrade_airflow'})
+STUB_KEYS = frozenset({'fail', 'hang', 'skip', 'defer_ms', 'task_ms', 'retries', 'map'})
 MAX_MS = 3_600_000
 INJECT_FILE_VARIABLE = 'SLIPWAY_INJECT_FILE'
 HANG_POLL_S = 1.0
@@ -119,8 +124,6 @@ def read_stub(conf: dict) -> dict:
         _check_table(stub, 'task_ms', _is_ms, f'milliseconds (0..{MAX_MS})')
     _check_list(stub, 'hang')
     _check_list(stub, 'skip')
-    if not isinstance(stub.get('upgrade_airflow', False), bool):
-        raise StubConfError('conf.stub.upgrade_airflow must be true or false')
     return stub
 
 
@@ -213,91 +216,82 @@ def concurrency_conflicts(ti: Any) -> list[str]:
     return conflicts
 
 
-def tagged_task_states(ti: Any) -> dict[str, str | None]:
-    """The states, in this run, of the tasks that decide the site-action tag; null for a task this DAG lacks."""
-    found = ti.get_task_states(dag_id=ti.dag_id, task_ids=list(TAGGED_TASKS), run_ids=[ti.run_id]).get(ti.run_id) or {}
+def run_task_states(ti: Any) -> dict[str, str | None]:
+    """The state of every task of this run, by task id (null: not run yet), read through the Task SDK."""
+    task_ids = list(ti.task.dag.task_ids)
+    found = ti.get_task_states(dag_id=ti.dag_id, task_ids=task_ids, run_ids=[ti.run_id]).get(ti.run_id) or {}
     states = {}
-    for task_id in TAGGED_TASKS:
+    for task_id in task_ids:
         state = found.get(task_id)
         states[task_id] = None if state is None else str(getattr(state, 'value', state))
     return states
 
 
-def upgrade_branch(stub: dict, log) -> str:
-    """update_site and update_software upgrade Airflow only when the run's conf.stub.upgrade_airflow is true."""
-    follow = 'upgrade_airflow' if stub.get('upgrade_airflow') is True else 'skip_upgrade_airflow'
-    log.info(f'Following branch {follow}')
-    return follow
+def handed_on(ti: Any) -> dict[str, Any]:
+    """What earlier tasks of this run returned, for the tasks whose values the steps read."""
+    present = set(ti.task.dag.task_ids)
+    values = {}
+    for task_id in HANDED_ON:
+        if task_id in present and task_id != ti.task_id:
+            value = ti.xcom_pull(task_ids=task_id)
+            if value is not None:
+                values[task_id] = value
+    return values
 
 
-def run_step(kind: str, context: Any, log, stopped: threading.Event) -> None:
-    """One try of one task: injection first, then the work of its kind; the try lasts at least conf.stub.task_ms."""
+def run_step(kind: str, context: Any, log, stopped: threading.Event) -> Any:
+    """One try of one task: injection first, then the work of its kind; the try lasts at least conf.stub.task_ms.
+    Answers what the step hands on (the task's XCom return value)."""
     started = time.monotonic()
     ti = context['ti']
     conf = run_conf(context)
     stub = with_file_rules(read_stub(conf), ti.dag_id)
     plan = plan_task(stub, ti.task_id)
     inject(plan, ti.try_number, log, stopped)
+    output = None
     if kind == 'log':
-        log.info(f'{ti.task_id}: simulated work (no component of this stack performs it)')
+        log.info(f'{ti.task_id}: nothing to do beyond this line (a placeholder of upstream\'s workflow)')
     elif kind == 'concurrency_check':
         conflicts = concurrency_conflicts(ti)
         if conflicts:
             raise AirflowException(f'Concurrency check failed: conflicting runs {", ".join(conflicts)}')
         log.info('Concurrency check passed: no conflicting site action is running')
     elif kind in SITE_STEPS:
-        body = {'dag_id': ti.dag_id, 'task_id': ti.task_id, 'run_id': ti.run_id, 'try_number': ti.try_number, 'conf': conf}
-        if kind == 'create_action_tag':
-            body['task_states'] = tagged_task_states(ti)
-        site_step(kind, body, log)
+        output = site_step(kind, ti, conf, log, stopped).get('output')
     else:
         raise AirflowException(f'Unknown step kind {kind!r}')
     left = (plan.duration_s or 0) - (time.monotonic() - started)
     if left > 0:
         time.sleep(left)
+    return output
 
 
 def choose_branch(context: Any, log, stopped: threading.Event) -> str:
-    """The upgrade branch's try: injection applies to it as to any task."""
+    """The upgrade branch's try: injection applies to it as to any task; the step library decides the branch."""
     started = time.monotonic()
     ti = context['ti']
-    stub = with_file_rules(read_stub(run_conf(context)), ti.dag_id)
+    conf = run_conf(context)
+    stub = with_file_rules(read_stub(conf), ti.dag_id)
     plan = plan_task(stub, ti.task_id)
     inject(plan, ti.try_number, log, stopped)
-    follow = upgrade_branch(stub, log)
+    follow = (site_step('decide_upgrade', ti, conf, log, stopped).get('follow') or ['skip_upgrade_airflow'])[0]
     left = (plan.duration_s or 0) - (time.monotonic() - started)
     if left > 0:
         time.sleep(left)
     return follow
 
 
-# ---- the call to stub-site --------------------------------------------------------------------------------------
+# ---- the step runner -------------------------------------------------------------------------------------------
 
 LOG_LEVELS = ('info', 'warning', 'error')
-# stub-site is a local service: environment proxies are not used, as the Node services do not use them either
+# the runner is a local service: environment proxies are not used, as the Node services do not use them either
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def _action(conf: dict) -> dict:
-    action = conf.get('action')
-    return action if isinstance(action, dict) else {}
-
-
-def _headers(conf: dict) -> dict[str, str]:
-    headers = {'Content-Type': 'application/json', 'Accept': 'application/json'}
-    token = os.environ.get('SLIPWAY_SITE_TOKEN', '')
-    if token:
-        headers['X-Auth-Token'] = token
-    action = _action(conf)
-    if isinstance(action.get('context_marker'), str):
-        headers['X-Context-Marker'] = action['context_marker']
-    if isinstance(action.get('user'), str):
-        headers['X-End-User'] = action['user']
-    return headers
+# consecutive failed reads of a running step before the try gives up on the runner
+MAX_READ_FAILURES = 5
 
 
 def _error_message(error: urllib.error.HTTPError) -> str:
-    """The message of Slipway's error body, else the start of whatever the answer held."""
+    """The message and reason of Slipway's error body, else the start of whatever the answer held."""
     try:
         text = error.read().decode('utf-8', 'replace')
     except OSError:
@@ -307,40 +301,68 @@ def _error_message(error: urllib.error.HTTPError) -> str:
     except ValueError:
         return text[:300]
     if isinstance(body, dict) and isinstance(body.get('message'), str):
-        return body['message']
+        reason = body.get('reason')
+        return body['message'] + (f': {reason}' if isinstance(reason, str) and reason else '')
     return text[:300]
 
 
-def _read_answer(step: str, answer: Any) -> tuple[str, list[dict]]:
-    if not isinstance(answer, dict) or answer.get('outcome') not in ('success', 'failed') or not isinstance(answer.get('log'), list):
-        raise AirflowException(f'stub-site answered step {step} with an unexpected body: {str(answer)[:300]}')
-    lines = [line for line in answer['log'] if isinstance(line, dict) and isinstance(line.get('event'), str)]
-    return answer['outcome'], lines
-
-
-def site_step(step: str, body: dict, log) -> None:
-    """Asks stub-site to execute the step, copies its log lines into the task log, and fails the try when it failed."""
-    base = os.environ.get('SLIPWAY_SITE_URL', '').strip()
-    if base in ('', 'none'):
-        log.warning(f'No site configured (SLIPWAY_SITE_URL empty or none): skipped step {step}')
-        return
-    url = f'{base.rstrip("/")}/_stub/steps/{step}'
-    timeout = env_seconds('SLIPWAY_SITE_TIMEOUT_S', 60)
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=_headers(body['conf']), method='POST')
+def _call(base: str, method: str, path: str, body: dict | None = None) -> dict:
+    """One call of the runner; its HTTP errors and transport failures are AirflowExceptions naming it."""
+    headers = {'Accept': 'application/json'}
+    data = None
+    if body is not None:
+        headers['Content-Type'] = 'application/json'
+        data = json.dumps(body).encode()
+    token = os.environ.get('SLIPWAY_STEPS_TOKEN', '')
+    if token:
+        headers['X-Auth-Token'] = token
+    request = urllib.request.Request(f'{base}{path}', data=data, headers=headers, method=method)
+    timeout = env_seconds('SLIPWAY_STEPS_TIMEOUT_S', 30)
     try:
         with _OPENER.open(request, timeout=timeout) as response:
-            answer = json.load(response)
+            return json.load(response)
     except urllib.error.HTTPError as error:
-        raise AirflowException(f'stub-site answered {error.code} to step {step}: {_error_message(error)}') from None
+        raise AirflowException(f'The step runner answered {error.code} to {method} {path}: {_error_message(error)}') from None
     except (urllib.error.URLError, OSError) as error:  # refused, unreachable, timed out
         reason = getattr(error, 'reason', error)
-        raise AirflowException(f'stub-site at {base} did not answer step {step}: {reason}') from None
+        raise AirflowException(f'The step runner at {base} did not answer {method} {path}: {reason}') from None
     except ValueError:
-        raise AirflowException(f'stub-site answered step {step} with a body that is not JSON') from None
-    outcome, lines = _read_answer(step, answer)
-    for line in lines:
-        level = line.get('level') if line.get('level') in LOG_LEVELS else 'info'
-        getattr(log, level)(line['event'])
-    if outcome == 'failed':
-        errors = [line['event'] for line in lines if line.get('level') == 'error']
-        raise AirflowException(errors[-1] if errors else f'Step {step} failed')
+        raise AirflowException(f'The step runner answered {method} {path} with a body that is not JSON') from None
+
+
+def site_step(kind: str, ti: Any, conf: dict, log, stopped: threading.Event) -> dict:
+    """Runs the step through the step runner: started, polled for its log lines until it ends (stopped when Airflow
+    stops the task), failing the try with the step's error. Answers the ended run (its `output`, its `follow`)."""
+    base = os.environ.get('SLIPWAY_STEPS_URL', '').strip().rstrip('/')
+    if base in ('', 'none'):
+        log.warning(f'No peers configured (SLIPWAY_STEPS_URL empty or none): skipped the site work of {ti.task_id}')
+        return {}
+    body = {'kind': kind, 'dag_id': ti.dag_id, 'task_id': ti.task_id, 'run_id': ti.run_id, 'try_number': ti.try_number,
+            'conf': conf, 'task_states': run_task_states(ti), 'xcom': handed_on(ti)}
+    run_id = _call(base, 'POST', '/api/v1.0/step-runs', body)['id']
+    poll = env_seconds('SLIPWAY_STEPS_POLL_S', 0.5)
+    since, failures, stop_sent = 0, 0, False
+    while True:
+        if stopped.is_set() and not stop_sent:
+            _call(base, 'POST', f'/api/v1.0/step-runs/{run_id}/stop')
+            stop_sent = True
+        try:
+            view = _call(base, 'GET', f'/api/v1.0/step-runs/{run_id}?since={since}')
+            failures = 0
+        except AirflowException:
+            failures += 1
+            if failures >= MAX_READ_FAILURES:
+                raise
+            time.sleep(poll)
+            continue
+        for line in view.get('log') or []:
+            if isinstance(line, dict) and isinstance(line.get('event'), str):
+                level = line.get('level') if line.get('level') in LOG_LEVELS else 'info'
+                getattr(log, level)(line['event'])
+        since = view.get('next', since)
+        if view.get('state') != 'running':
+            break
+        time.sleep(poll)
+    if view.get('state') == 'failed':
+        raise AirflowException(view.get('error') or f'The step {kind} failed')
+    return view

@@ -44,7 +44,7 @@ class Stoppable:
 
 
 class SiteTask(Stoppable, BaseOperator):
-    """A workflow task: failure injection, then its kind's work (a stub-site step, or an engine-only step)."""
+    """A workflow task: failure injection, then its kind's work (a step of the step library, or an engine-only step)."""
 
     ui_color = '#e8f0fe'
 
@@ -52,8 +52,9 @@ class SiteTask(Stoppable, BaseOperator):
         super().__init__(**kwargs)
         self.kind = kind
 
-    def execute(self, context) -> None:
-        steps.run_step(self.kind, context, self.log, self._stop_event())
+    def execute(self, context):
+        # what the step hands on becomes the task's XCom return value, read by the later steps of the run
+        return steps.run_step(self.kind, context, self.log, self._stop_event())
 
 
 class UpgradeBranch(Stoppable, BaseBranchOperator):
@@ -88,7 +89,7 @@ def concurrency_check() -> BaseOperator:
 
 
 def deployment_configuration() -> BaseOperator:
-    return task('deployment_configuration', 'DeploymentConfigurationOperator', 'log')
+    return task('deployment_configuration', 'DeploymentConfigurationOperator', 'deployment_configuration')
 
 
 def get_rendered_doc() -> BaseOperator:
@@ -110,9 +111,9 @@ def preflight() -> TaskGroup:
 # each validator retries once, as upstream's validation operators do
 VALIDATORS = {
     'deckhand': ('deckhand_validate_site_design', 'DeckhandValidateSiteDesignOperator', 'deckhand_validate'),
-    'drydock': ('drydock_validate_site_design', 'DrydockValidateDesignOperator', 'log'),
+    'drydock': ('drydock_validate_site_design', 'DrydockValidateDesignOperator', 'drydock_validate'),
     'promenade': ('promenade_validate_site_design', 'PromenadeValidateSiteDesignOperator', 'promenade_validate'),
-    'armada': ('armada_validate_site_design', 'ArmadaValidateDesignOperator', 'log'),
+    'armada': ('armada_validate_site_design', 'ArmadaValidateDesignOperator', 'armada_validate'),
 }
 
 
@@ -130,7 +131,7 @@ def drydock_build(verify_nodes_exist: bool = False) -> TaskGroup:
     with TaskGroup('drydock_build') as group:
         exists = task('verify_nodes_exist', 'DrydockVerifyNodesExistOperator', 'verify_nodes_exist') if verify_nodes_exist else None
         verify = task('verify_site', 'DrydockVerifySiteOperator', 'verify_site')
-        prepare = task('prepare_site', 'DrydockPrepareSiteOperator', 'verify_site')
+        prepare = task('prepare_site', 'DrydockPrepareSiteOperator', 'prepare_site')
         deploy = task('prepare_and_deploy_nodes', 'DrydockNodesOperator', 'deploy_nodes')
         verify >> prepare
         if exists is None:
@@ -143,7 +144,7 @@ def drydock_build(verify_nodes_exist: bool = False) -> TaskGroup:
 def armada_build() -> TaskGroup:
     """armada_post_apply (5 retries) -> armada_get_releases."""
     with TaskGroup('armada_build') as group:
-        task('armada_post_apply', 'ArmadaPostApplyOperator', 'log', retries=5) >> task('armada_get_releases', 'ArmadaGetReleasesOperator', 'log')
+        task('armada_post_apply', 'ArmadaPostApplyOperator', 'armada_apply', retries=5) >> task('armada_get_releases', 'ArmadaGetReleasesOperator', 'armada_releases')
     return group
 
 

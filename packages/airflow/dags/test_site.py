@@ -8,7 +8,7 @@ with DAG('test_site', description='Test the releases of a deployed site', **DAG_
     xcom = action_xcom()
     checks = preflight()
     configuration = deployment_configuration()
-    tests = task('armada_test_releases', 'ArmadaTestReleasesOperator', 'log')
+    tests = task('armada_test_releases', 'ArmadaTestReleasesOperator', 'armada_test')
 
     xcom >> [checks, configuration]
     [configuration, checks] >> tests

@@ -35,7 +35,7 @@ export interface AirflowOptions {
   password?: string
   jwtSecret?: string
   dagsFolder?: string
-  /** Environment of the task processes (where the site stand-in is: SLIPWAY_SITE_URL, SLIPWAY_SITE_TOKEN). */
+  /** Environment of the task processes (where the step runner is: SLIPWAY_STEPS_URL, SLIPWAY_STEPS_TOKEN). */
   taskEnv?: Record<string, string>
   expectDags?: string[]
   output?: (process: AirflowProcess | 'install' | 'migrate', line: string) => void

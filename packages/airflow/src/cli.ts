@@ -7,7 +7,7 @@ import { startAirflow } from './airflow.ts'
 
 const home = process.env.AIRFLOW_HOME_DIR ?? mkdtempSync(join(tmpdir(), 'slipway-airflow-'))
 const taskEnv: Record<string, string> = {}
-for (const key of ['SLIPWAY_SITE_URL', 'SLIPWAY_SITE_TOKEN']) if (process.env[key] !== undefined) taskEnv[key] = process.env[key]
+for (const key of ['SLIPWAY_STEPS_URL', 'SLIPWAY_STEPS_TOKEN']) if (process.env[key] !== undefined) taskEnv[key] = process.env[key]
 const airflow = await startAirflow({
   home,
   port: Number(process.env.AIRFLOW_PORT ?? 0),

@@ -36,15 +36,35 @@ export interface WiringOptions {
   tokensFile: string
 }
 
+/**
+ * Where the workflow steps find their peers, for stub-engine and for the step runner of a real Airflow alike: the
+ * store as Deckhand, the site stand-in as Drydock, Armada and the cluster's Kubernetes API, the bootstrap service as
+ * Promenade, the orchestrator as Shipyard; every call with the service token.
+ */
+export function peersEnvironment (urls: Record<ProcessName, string>, serviceToken: string): Record<string, string> {
+  return {
+    DECKHAND_URL: `${urls.store}/api/v1.0`,
+    DRYDOCK_URL: `${urls.site}/api/v1.0`,
+    ARMADA_URL: `${urls.site}/armada/api/v1.0`,
+    PROMENADE_URL: `${urls.bootstrap}/api/v1.0`,
+    SHIPYARD_URL: `${urls.orchestrator}/api/v1.0`,
+    KUBE_API_URL: urls.site,
+    KUBE_TOKEN: serviceToken,
+    SERVICE_TOKEN: serviceToken
+  }
+}
+
 /** The environment of each process: ports, data folders, and the URLs and tokens that wire them together. */
 export function stackEnvironment (options: WiringOptions): Record<ProcessName, Record<string, string>> {
   const { host, ports, dataDir, serviceToken } = options
   const base = (name: ProcessName): string => `http://${host}:${ports[name]}`
+  const urls = Object.fromEntries(PROCESS_NAMES.map((name) => [name, base(name)])) as Record<ProcessName, string>
   const storeUrl = `${base('store')}/api/v1.0`
   const auth = { AUTH_PROVIDER: 'static', AUTH_TOKENS_FILE: options.tokensFile, SERVICE_TOKEN: serviceToken }
   return {
     store: { HOST: host, PORT: String(ports.store), STORE_DATA_DIR: join(dataDir, 'store'), STORE_AUTH_TOKENS: serviceToken },
-    // the site does the workflow steps' site work, calling the store and the bootstrap service with the service token
+    // the site plays Drydock (reading designs from the store, relabelling nodes through the bootstrap service),
+    // Armada and the cluster's Kubernetes API
     site: {
       HOST: host,
       PORT: String(ports.site),
@@ -59,8 +79,7 @@ export function stackEnvironment (options: WiringOptions): Record<ProcessName, R
       PORT: String(ports.engine),
       ENGINE_DATA_DIR: join(dataDir, 'engine'),
       ENGINE_USERS: `${options.engineUser}:${options.enginePassword}`,
-      SITE_URL: base('site'),
-      SERVICE_TOKEN: serviceToken
+      ...peersEnvironment(urls, serviceToken)
     },
     bootstrap: {
       HOST: host, PORT: String(ports.bootstrap), ...auth, STORE_URL: storeUrl, KUBE_API_URL: base('site'), KUBE_TOKEN: serviceToken

@@ -5,9 +5,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve as resolvePath } from 'node:path'
 import { stringify as stringifyYaml } from 'yaml'
 import type { Airflow } from '@slipway/airflow'
-import { startAirflowEngine, type EngineKind } from './airflow-engine.ts'
+import { startAirflowEngine, startStepRunner, type EngineKind } from './airflow-engine.ts'
 import { spawnService, waitHealthy, type ServiceChild } from './child.ts'
-import { DEFAULT_PORTS, NODE_FLAGS, PORT_VARIABLES, PROCESS_NAMES, stackEnvironment, type ProcessName } from './environment.ts'
+import {
+  DEFAULT_PORTS, NODE_FLAGS, PORT_VARIABLES, PROCESS_NAMES, peersEnvironment, stackEnvironment, type ProcessName
+} from './environment.ts'
 import { freePort, portHolder, portRefusal } from './ports.ts'
 
 export { airflowInjectFile } from './airflow-engine.ts'
@@ -162,18 +164,21 @@ export async function startStack (options: StackOptions): Promise<Stack> {
 
   const engine = options.engine ?? 'stub'
   let airflow: Airflow | undefined
+  let runner: Awaited<ReturnType<typeof startStepRunner>> | undefined
   const airflowSecret = engine === 'airflow' ? keptSecret(join(dataDir, 'airflow-jwt-secret')) : ''
   async function startAirflowProcesses (): Promise<void> {
     if (airflow !== undefined) { await airflow.restart(); return }
     try {
+      runner ??= await startStepRunner(host, peersEnvironment(urls, serviceToken), serviceToken)
       airflow = await startAirflowEngine({
+        runnerUrl: runner.url,
+        peers: peersEnvironment(urls, serviceToken),
         dataDir,
         host,
         port: ports.engine,
         username: 'slipway',
         password: enginePassword,
         jwtSecret: airflowSecret,
-        siteUrl: urls.site,
         serviceToken,
         version: options.airflowVersion,
         databaseUrl: options.airflowDatabaseUrl,
@@ -247,6 +252,7 @@ export async function startStack (options: StackOptions): Promise<Stack> {
     closing = true
     await Promise.all([...children.keys()].reverse().map(async (name) => { await stopProcess(name) }))
     await airflow?.close()
+    await runner?.close()
   }
 
   // a slow start says which processes it still waits for

@@ -123,16 +123,25 @@ describe('the npm start wiring', () => {
 })
 
 describe('the site step work', () => {
-  it('is wired to the site, which calls the store and the bootstrap service with the service token; the engine calls only the site', () => {
+  it('points the engine\'s steps at each peer over its own protocol, with the service token, in npm start and compose alike', () => {
     const env = stackEnvironment({ host: '127.0.0.1', ports: DEFAULT_PORTS, dataDir: '/d', serviceToken: 's', engineUser: 'u', enginePassword: 'p', tokensFile: '/t' })
     expect(env.site).toMatchObject({
       STORE_URL: 'http://127.0.0.1:9100/api/v1.0', BOOTSTRAP_URL: 'http://127.0.0.1:9001/api/v1.0', SERVICE_TOKEN: 's', SITE_AUTH_TOKENS: 's'
     })
-    expect(env.engine).toMatchObject({ SITE_URL: 'http://127.0.0.1:9300', SERVICE_TOKEN: 's' })
-    for (const variable of ['STORE_URL', 'BOOTSTRAP_URL']) {
-      expect(env.engine).not.toHaveProperty(variable)
-      expect(compose.services.engine?.environment).not.toHaveProperty(variable)
+    const peers = {
+      DECKHAND_URL: 'http://127.0.0.1:9100/api/v1.0',
+      DRYDOCK_URL: 'http://127.0.0.1:9300/api/v1.0',
+      ARMADA_URL: 'http://127.0.0.1:9300/armada/api/v1.0',
+      PROMENADE_URL: 'http://127.0.0.1:9001/api/v1.0',
+      SHIPYARD_URL: 'http://127.0.0.1:9000/api/v1.0',
+      KUBE_API_URL: 'http://127.0.0.1:9300',
+      KUBE_TOKEN: 's',
+      SERVICE_TOKEN: 's'
     }
+    expect(env.engine).toMatchObject(peers)
+    const composed = compose.services.engine?.environment ?? {}
+    for (const variable of Object.keys(peers)) expect(composed, variable).toHaveProperty(variable)
+    expect(env.engine).not.toHaveProperty('SITE_URL')
     expect(compose.services.site?.environment).toMatchObject({ STORE_URL: 'http://store:9100/api/v1.0', BOOTSTRAP_URL: 'http://bootstrap:9001/api/v1.0' })
     expect(compose.services.site?.environment?.SERVICE_TOKEN).toBe(compose.services.site?.environment?.SITE_AUTH_TOKENS)
   })

@@ -78,8 +78,11 @@ describe('the site workflows on the task-group engine', () => {
     expect(redeploy.action_lifecycle).toBe('Complete')
     expect(redeploy.parameters).toEqual({ target_nodes: ['n2'] })
     const id = String(redeploy.id)
-    expect(await logOf(id, 'destroy_nodes')).toContain('Released and powered off 1 node(s): n2')
-    expect(await logOf(id, 'drydock_build.prepare_and_deploy_nodes')).toContain('Provisioning 1 node(s): n2')
+    // cordoned and drained through the Kubernetes API, labels cleared, destroyed by Drydock, removed from the cluster
+    const destroyLog = await logOf(id, 'destroy_nodes')
+    for (const line of ['Node n2 cordoned', 'Node n2 drained', 'Labels of n2 cleared', 'Node n2 decommissioned']) expect(destroyLog).toContain(line)
+    expect(destroyLog).toMatch(/Drydock destroy_nodes task \S+ created for n2/)
+    expect(await logOf(id, 'drydock_build.prepare_and_deploy_nodes')).toMatch(/Drydock deploy_nodes task \S+ created for n2/)
     expect([...(await nodes()).values()].every((n) => n.status === 'Deployed')).toBe(true)
 
     // a label the design does not give n1: relabelling sets the node's owner_data (node-role) and drops it
@@ -91,7 +94,7 @@ describe('the site workflows on the task-group engine', () => {
     expect(patched.status).toBe(200)
     const relabel = await run('relabel_nodes', { target_nodes: 'n1' })
     expect(relabel.action_lifecycle).toBe('Complete')
-    expect(await logOf(String(relabel.id), 'relabel_nodes')).toContain('Labels of n1 set: node-role')
+    expect(await logOf(String(relabel.id), 'relabel_nodes')).toMatch(/Drydock relabel_nodes task \S+ created for n1[\s\S]*Relabelled n1/)
     const after = await nodes()
     expect(after.get('n1')!.labels).toEqual(before.get('n1')!.labels)
     expect(after.get('n1')!.labels).toMatchObject({ 'node-role': 'worker' })

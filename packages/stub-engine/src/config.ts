@@ -1,7 +1,8 @@
-// stub-engine's environment variables, read once through one schema: listener, auth, simulated time, the site that
-// does the site work.
+// stub-engine's environment variables, read once through one schema: listener, auth, simulated time, and the peers
+// its site steps work with (the step library's variables).
 import { Type, type Static } from 'typebox'
 import { LogLevelSchema, readConfig } from '@slipway/common'
+import { PeersConfigSchema } from '@slipway/steps'
 
 export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
@@ -63,27 +64,11 @@ export const ConfigSchema = Type.Object({
     default: '',
     description: 'Directory keeping state across restarts: `engine.json` and a file per run under `runs/` (empty: memory only)'
   }),
-  SITE_URL: Type.String({
-    default: 'http://127.0.0.1:9300',
-    description: 'stub-site root: every task that touches the site asks its step endpoint (`POST /_stub/steps/{step}`) to do the work; empty or `none`: those tasks log that they skipped it'
-  }),
-  SERVICE_TOKEN: Type.String({ default: '', description: 'Token sent as `X-Auth-Token` on the site step calls (empty: none)' }),
-  OUTBOUND_TIMEOUT_MS: Type.Integer({
-    default: 60_000,
-    minimum: 1,
-    description: 'Timeout of each site step call in milliseconds (a step may make several calls of its own to the store and the bootstrap service)'
-  })
+  // the peers of the site steps: the same variables as the step runner's (@slipway/steps)
+  ...PeersConfigSchema.properties
 })
 export type Config = Static<typeof ConfigSchema>
 
-/** Targets that an empty value (or `none`) switches off; readConfig alone would read empty as "default". */
-const SWITCHABLE_URLS = ['SITE_URL'] as const
-
 export function loadConfig (env: Record<string, string | undefined> = process.env): Config {
-  const adjusted = { ...env }
-  for (const name of SWITCHABLE_URLS) if (adjusted[name] === '') adjusted[name] = 'none'
-  return readConfig(ConfigSchema, adjusted)
+  return readConfig(ConfigSchema, env)
 }
-
-/** A target's base URL, or null when it is switched off. */
-export const targetUrl = (value: string): string | null => value === '' || value === 'none' ? null : value

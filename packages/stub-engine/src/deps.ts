@@ -1,9 +1,8 @@
-// createDeps: the one place where the engine, its site client, persistence and auth settings are wired.
+// createDeps: the one place where the engine, its step library, persistence and auth settings are wired.
 import { randomBytes } from 'node:crypto'
-import { staticServiceToken } from '@slipway/common'
-import { targetUrl, type Config } from './config.ts'
+import { anyPeerConfigured, createStepLibrary } from '@slipway/steps'
+import type { Config } from './config.ts'
 import type { AppDeps } from './app.ts'
-import { createSiteClient } from './clients/site.ts'
 import { createStateFile } from './db/state-file.ts'
 import { createEngine, type Engine } from './domain/engine.ts'
 import type { EngineOptions } from './domain/engine-options.ts'
@@ -14,11 +13,8 @@ import { parseUsers } from './domain/users.ts'
 export interface Deps extends AppDeps { engine: Engine }
 
 export function createDeps (config: Config, overrides: { effects?: SideEffects, log?: EngineOptions['log'] } = {}): Deps {
-  const site = targetUrl(config.SITE_URL)
-  const serviceAuth = staticServiceToken(config.SERVICE_TOKEN)
-  const effects: SideEffects = overrides.effects ?? {
-    site: site === null ? null : createSiteClient({ baseUrl: site, timeoutMs: config.OUTBOUND_TIMEOUT_MS, serviceAuth })
-  }
+  // with no peer configured at all, the site tasks say they skipped their work (the engine alone, as in its tests)
+  const effects: SideEffects = overrides.effects ?? { steps: anyPeerConfigured(config) ? createStepLibrary(config) : null }
   const jwtSecret = config.ENGINE_JWT_SECRET === '' ? randomBytes(32).toString('base64url') : config.ENGINE_JWT_SECRET
   const list = (spec: string): Set<string> => new Set(spec.split(',').map((s) => s.trim()).filter((s) => s !== ''))
   const engineOptions: EngineOptions = {

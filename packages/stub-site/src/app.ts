@@ -8,14 +8,12 @@ import type { ConfigMaps } from './domain/configmaps.ts'
 import { drydockRoutes } from './routes/drydock.ts'
 import { kubernetesRoutes } from './routes/kubernetes.ts'
 import { controlRoutes } from './routes/control.ts'
-import { stepRoutes } from './routes/steps.ts'
 import { drydockTaskRoutes } from './routes/drydock-tasks.ts'
 import type { DesignFetcher } from './clients/design.ts'
 import type { DrydockTasks } from './domain/drydock/tasks.ts'
 import type { TaskFaults } from './domain/drydock/task-faults.ts'
 import { armadaControlRoutes, armadaRoutes } from './routes/armada.ts'
 import type { Armada } from './domain/armada/armada.ts'
-import type { StepBootstrap, StepStore } from './domain/steps-context.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,8 +29,6 @@ export interface AppDeps {
   faults: Faults
   /** The Armada stand-in (its releases, its own fault settings). */
   armada: Armada
-  /** What the workflow steps call besides this site; null: not configured (the step logs that it skipped). */
-  steps: { store: StepStore | null, bootstrap: StepBootstrap | null }
   /** Drydock's tasks, the design reader of its task API, and the stand-in's task faults. */
   drydock: { tasks: DrydockTasks, fetchDesign: DesignFetcher, taskFaults: TaskFaults }
   /** Accepted tokens; empty: any caller, with or without a token. */
@@ -102,7 +98,6 @@ export function buildApp (deps: AppDeps) {
   app.register(controlRoutes, {
     prefix: '/_stub', site: deps.site, faults: deps.faults, pods: deps.kube.pods, taskFaults: deps.drydock.taskFaults
   })
-  app.register(stepRoutes, { prefix: '/_stub', targets: { site: deps.site, ...deps.steps } })
   app.register(armadaRoutes, { prefix: '/armada/api/v1.0', armada: deps.armada })
   app.register(armadaControlRoutes, { prefix: '/_stub/armada', armada: deps.armada })
   return app

@@ -12,17 +12,17 @@ export const ConfigSchema = Type.Object({
   }),
   STORE_URL: Type.String({
     default: '',
-    description: 'Deckhand API base URL (e.g. http://127.0.0.1:9100/api/v1.0); set: nodes come from the committed design\'s drydock/BaremetalNode/v1 documents, and the workflow steps read and tag revisions there; empty or `none`: no store (steps skip that part)'
+    description: 'Deckhand API base URL (e.g. http://127.0.0.1:9100/api/v1.0); set: the site\'s machines come from the committed design\'s drydock/BaremetalNode/v1 documents (and the Armada stand-in reads designs there); empty or `none`: no store'
   }),
   STORE_TIMEOUT_MS: Type.Integer({ default: 2000, minimum: 1, description: 'Timeout of each read of the committed design' }),
   BOOTSTRAP_URL: Type.String({
     default: '',
-    description: 'Bootstrap service API base URL (e.g. http://127.0.0.1:9001/api/v1.0), for the workflow steps: health, validatedesign, node labels; empty or `none`: steps skip that part'
+    description: 'Bootstrap service (Promenade) API base URL (e.g. http://127.0.0.1:9001/api/v1.0), where Drydock\'s relabel_nodes sets node labels; empty or `none`: relabel subtasks fail saying so'
   }),
-  STEP_TIMEOUT_MS: Type.Integer({
+  BOOTSTRAP_TIMEOUT_MS: Type.Integer({
     default: 10_000,
     minimum: 1,
-    description: 'Timeout of each call a workflow step makes to the store or the bootstrap service'
+    description: 'Timeout of each call to the bootstrap service (the node labels Drydock\'s relabel_nodes sets)'
   }),
   SERVICE_TOKEN: Type.String({ default: '', description: 'X-Auth-Token sent to the store and the bootstrap service; empty: none' }),
   SITE_DATA_DIR: Type.String({

@@ -2,7 +2,7 @@
 import { createArmadaDesignReader } from './clients/armada-design.ts'
 import { createBootstrapClient } from './clients/bootstrap.ts'
 import { createDesignClient } from './clients/design.ts'
-import { createStepStoreClient, createStoreClient } from './clients/store.ts'
+import { createStoreClient } from './clients/store.ts'
 import { targetUrl, type Config } from './config.ts'
 import { createArmadaStateFile } from './db/armada-state-file.ts'
 import { createStateFile } from './db/state-file.ts'
@@ -38,7 +38,7 @@ export function createDeps (config: Config, options: { log?: SiteLog, logger?: b
   const design = storeUrl === null
     ? undefined
     : createStoreClient({ baseUrl: storeUrl, timeoutMs: config.STORE_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
-  const outbound = (baseUrl: string) => ({ baseUrl, timeoutMs: config.STEP_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
+  const outbound = (baseUrl: string) => ({ baseUrl, timeoutMs: config.BOOTSTRAP_TIMEOUT_MS, serviceToken: config.SERVICE_TOKEN })
   const armadaState = config.SITE_DATA_DIR === '' ? undefined : createArmadaStateFile(config.SITE_DATA_DIR)
   const armada = createArmada({
     design: createArmadaDesignReader({ timeoutMs: config.ARMADA_TIMEOUT_MS, storeUrl, serviceToken: config.SERVICE_TOKEN }),
@@ -58,10 +58,6 @@ export function createDeps (config: Config, options: { log?: SiteLog, logger?: b
     site,
     kube: { pods, configMaps },
     armada,
-    steps: {
-      store: storeUrl === null ? null : createStepStoreClient(outbound(storeUrl)),
-      bootstrap
-    },
     drydock: {
       tasks: createDrydockTasks({ site, fetchDesign, bootstrap, faults: taskFaults, phaseMs: config.SITE_TASK_MS, log }),
       fetchDesign,

@@ -1,5 +1,5 @@
-// @slipway/stub-site: the Drydock (nodes, tasks, node filter, validatedesign) and Kubernetes nodes stand-in, and the
-// site work of the workflow steps.
+// @slipway/stub-site: the stand-in for Drydock (nodes, tasks, node filter, validatedesign), Armada (releases, apply,
+// tests, validatedesign) and the cluster's Kubernetes API (nodes, pods, evictions, ConfigMaps).
 export { buildApp, type AppDeps, type SiteApp } from './app.ts'
 export { ConfigSchema, loadConfig, type Config } from './config.ts'
 export { createDeps } from './deps.ts'
@@ -9,5 +9,3 @@ export { POWER_STATES, STATUS_NAMES, type DrydockNode, type NodeStateUpdate, typ
 export {
   DesignValidationSchema, TASK_ACTIONS, TASK_STATUSES, RESULT_STATUSES, TaskSchema, type DesignValidation, type Task, type TaskAction
 } from './schemas/drydock.ts'
-export { STEP_NAMES, StepAnswerSchema, StepRequestSchema, type StepAnswer, type StepName, type StepRequest } from './schemas/steps.ts'
-export { FIXED_NODE_LABELS, siteActionTag } from './domain/steps-conf.ts'

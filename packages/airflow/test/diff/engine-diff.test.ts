@@ -1,6 +1,7 @@
 // The differential test: stub-engine held to a real Apache Airflow 3 (AIRFLOW_VERSION, default 3.1.5). The same
-// scenario of engine calls (scenario.ts) runs against both, each with its tasks pointed at a stub-site of its own;
-// every answer is compared (status, keys, kinds of values, the values both must agree on, error bodies), and each
+// scenario of engine calls (scenario.ts) runs against both, with no peers for the site steps (each engine's tasks
+// say they skipped their site work: the engine's behaviour is what is compared); every answer is compared (status,
+// keys, kinds of values, the values both must agree on, error bodies), and each
 // DAG's structure is compared with stub-engine's workflows. A summary of every difference is printed, one line
 // each; a difference not listed in known.ts fails the test. Skipped, saying why, where Airflow cannot be installed.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -9,7 +10,6 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AirflowUnavailableError, DEFAULT_VERSION, installAirflow, SITE_DAGS, startAirflow, type Airflow } from '@slipway/airflow'
 import { loadConfig as engineConfig, startEngine, type RunningEngine } from '@slipway/stub-engine'
-import { loadConfig as siteConfig, startSite, type RunningSite } from '@slipway/stub-site'
 import { recorder, type Recorder, type Target } from './client.ts'
 import { clientView, type ClientView } from './client-view.ts'
 import { knownReason } from './known.ts'
@@ -38,7 +38,6 @@ const comparable = (e: Exchange): Exchange => LOG_CALL.test(e.call) && e.status 
 
 describe.skipIf(unavailable !== undefined)(title, () => {
   const say = (line: string): void => { console.log(`[engine-diff ${version}] ${line}`) }
-  const sites: RunningSite[] = []
   let airflow: Airflow | undefined
   let engine: RunningEngine | undefined
   let home: string | undefined
@@ -47,25 +46,16 @@ describe.skipIf(unavailable !== undefined)(title, () => {
   const views: Record<'stub-engine' | 'airflow', ClientView | undefined> = { 'stub-engine': undefined, airflow: undefined }
 
   beforeAll(async () => {
-    const site = async (): Promise<string> => {
-      const running = await startSite(siteConfig({ HOST: '127.0.0.1', PORT: '0' }), { logger: false })
-      sites.push(running)
-      return running.url
-    }
-    const [airflowSite, stubSite] = [await site(), await site()]
     home = mkdtempSync(join(tmpdir(), 'slipway-engine-diff-'))
     const started = Date.now()
-    airflow = await startAirflow({ version, home, password: PASSWORD, jwtSecret: JWT_SECRET, taskEnv: { SLIPWAY_SITE_URL: airflowSite } })
+    airflow = await startAirflow({ version, home, password: PASSWORD, jwtSecret: JWT_SECRET, taskEnv: {} })
     say(`Airflow ${airflow.version} ready at ${airflow.url} in ${Date.now() - started} ms`)
     engine = await startEngine(engineConfig({
       HOST: '127.0.0.1',
       PORT: '0',
       ENGINE_USERS: `slipway:${PASSWORD}`,
       ENGINE_JWT_SECRET: JWT_SECRET,
-      ENGINE_DAGS_PAUSED_AT_CREATION: 'false',
-      SITE_URL: stubSite,
-      STORE_URL: '',
-      BOOTSTRAP_URL: ''
+      ENGINE_DAGS_PAUSED_AT_CREATION: 'false'
     }), { logger: false })
     const targets: Target[] = [
       { name: 'airflow', url: airflow.url, username: airflow.username, password: PASSWORD, jwtSecret: JWT_SECRET },
@@ -90,7 +80,6 @@ describe.skipIf(unavailable !== undefined)(title, () => {
   afterAll(async () => {
     await engine?.close()
     await airflow?.close()
-    for (const running of sites) await running.close()
     if (home !== undefined) rmSync(home, { recursive: true, force: true })
   })
 

@@ -1,5 +1,5 @@
-// Real stand-ins on 127.0.0.1 (port 0) — stub-store, stub-engine, stub-site — plus a fake validator, wired to an
-// orchestrator app that tests drive with inject. Everything is closed when the test finishes.
+// Real stand-ins on 127.0.0.1 (port 0) — stub-store, stub-engine, stub-site (the provisioner's nodes) — plus a fake
+// validator, wired to an orchestrator app that tests drive with inject. Everything is closed when the test finishes.
 import Fastify from 'fastify'
 import { onTestFinished } from 'vitest'
 import { createPolicy } from '@slipway/common'
@@ -76,7 +76,18 @@ export interface TestStackOptions {
 export async function buildTestStack (options: TestStackOptions = {}) {
   const store = await startStore(storeConfig({ PORT: '0', LOG_LEVEL: 'silent', ...(options.storeEnv ?? testStoreEnv()) }))
   const site = await startSite(siteConfig({ PORT: '0', LOG_LEVEL: 'silent', STORE_URL: store.url }))
-  const engine = await startEngine(engineConfig({ PORT: '0', LOG_LEVEL: 'silent', ENGINE_TASK_MS: '20', SITE_URL: site.url, STORE_URL: store.url, BOOTSTRAP_URL: 'none', ...options.engineEnv }))
+  // the workflow steps reach the store as Deckhand and the site as Drydock, Armada and Kubernetes; Promenade is left
+  // out (the validator here is a fake), so its steps say they skipped that work
+  const engine = await startEngine(engineConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    ENGINE_TASK_MS: '20',
+    DECKHAND_URL: store.url,
+    DRYDOCK_URL: `${site.url}/api/v1.0`,
+    ARMADA_URL: `${site.url}/armada/api/v1.0`,
+    KUBE_API_URL: site.url,
+    ...options.engineEnv
+  }))
   const validatorMode = { current: 'pass' as ValidatorMode }
   const validator = await startValidator(validatorMode)
   const wrap = options.wrap ?? (async (_component: string, url: string) => url)

@@ -20,7 +20,8 @@ async function heldStack (options: TestStackOptions = {}) {
   let proxy: Awaited<ReturnType<typeof startHoldingProxy>> | undefined
   const stack = await buildTestStack({
     timeoutMs: TIMEOUT_MS,
-    engineEnv: { ENGINE_TASK_MS: '20', ...options.engineEnv },
+    // the engine alone: no peers, so the site steps skip their work and the runs are about starting them only
+    engineEnv: { ENGINE_TASK_MS: '20', DECKHAND_URL: 'none', DRYDOCK_URL: 'none', ARMADA_URL: 'none', KUBE_API_URL: 'none', ...options.engineEnv },
     ...options,
     wrap: async (component, url) => {
       if (component !== 'engine') return url

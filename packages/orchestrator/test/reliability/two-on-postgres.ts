@@ -40,7 +40,7 @@ export async function twoOrchestrators (options: TwoOptions) {
 
   const store = await startStore(storeConfig({ PORT: '0', LOG_LEVEL: 'silent' }))
   onTestFinished(async () => { await store.close() })
-  const engine = await startEngine(engineConfig({ PORT: '0', LOG_LEVEL: 'silent', ENGINE_TASK_MS: '20', SITE_URL: 'none', ...options.engineEnv }))
+  const engine = await startEngine(engineConfig({ PORT: '0', LOG_LEVEL: 'silent', ENGINE_TASK_MS: '20', ...options.engineEnv }))
   onTestFinished(async () => { await engine.close() })
   const validator = await startValidator({ current: 'pass' })
   const proxies = {

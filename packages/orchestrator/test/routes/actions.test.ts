@@ -56,6 +56,28 @@ describe('POST /api/v1.0/actions', () => {
     expect((await stack.engineClient.dag('deploy_site')).is_paused).toBe(false)
   })
 
+  it('sends the run every conf key upstream Shipyard\'s operators read, target_nodes as the comma string they split', async () => {
+    const stack = await buildTestStack()
+    await commitSite(stack)
+    const res = await create(stack, { name: 'relabel_nodes', parameters: { target_nodes: ['n1', 'n2'] } })
+    expect(res.statusCode, res.body).toBe(201)
+    const body = res.json()
+    const conf = (await stack.engineClient.run('relabel_nodes', body.id))?.conf as { action: Record<string, unknown>, design_ref: string }
+    // a site running upstream's own DAGs behind this orchestrator finds every key its operators read
+    expect(Object.keys(conf.action).sort()).toEqual(['committed_rev_id', 'context_marker', 'dag_id', 'id', 'name', 'parameters', 'timestamp', 'user'])
+    expect(conf.action).toMatchObject({
+      id: body.id,
+      name: 'relabel_nodes',
+      dag_id: 'relabel_nodes',
+      user: 'admin',
+      committed_rev_id: 2,
+      context_marker: body.context_marker,
+      parameters: { target_nodes: 'n1,n2' }
+    })
+    expect(conf.action.timestamp).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/)
+    expect(conf.design_ref).toMatch(/^deckhand\+http:\/\/.*\/revisions\/2\/rendered-documents$/)
+  })
+
   it('answers 409 while another site action is in progress', async () => {
     const stack = await buildTestStack({ engineEnv: { ENGINE_HANG_TASKS: 'deploy_site/final_deployment_status' } })
     await commitSite(stack)
@@ -102,7 +124,7 @@ describe('reading actions, steps and logs', () => {
     const log = await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/prepare_and_deploy_nodes/logs`, headers: AUTH })
     expect(log.statusCode).toBe(200)
     expect(log.headers['content-type']).toMatch(/^text\/plain/)
-    expect(log.body).toContain('Deployed')
+    expect(log.body).toContain('Nodes DEPLOYED: n0, n1, n2, n3')
   })
 
   it('serves the log of each try of a retried step', async () => {

@@ -1,9 +1,11 @@
 // The steps about the design: the peers' health, the revision's rendered documents, the deployment configuration,
 // and the design's validation by Deckhand, Drydock, Promenade (the bootstrap service) and Armada.
+import type { HttpClient } from '@slipway/common'
 import type { DesignPeer } from '../clients/design.ts'
 import { actionOf } from '../domain/conf.ts'
 import { handedConfiguration } from '../domain/deployment-configuration.ts'
 import { groupOrder } from '../domain/deployment-groups.ts'
+import { wait } from '../domain/wait.ts'
 import type { PeerName } from '../peers.ts'
 import { StepFailure } from '../types.ts'
 import { CONFIGURATION_TASK, readDeploymentConfiguration, type Step, type StepContext } from './context.ts'
@@ -11,6 +13,13 @@ import { namedStrategy } from './strategy.ts'
 
 /** The components whose health upstream's preflight checks, in its order. */
 const HEALTH_CHECKED: PeerName[] = ['armada', 'deckhand', 'drydock', 'promenade', 'shipyard']
+
+/**
+ * Tries of each health check, and the pause between them: a component restarting as the check runs (the
+ * orchestrator itself, after a crash) is not taken for a dead one. Upstream checks once.
+ */
+export const HEALTH_TRIES = 3
+export const HEALTH_PAUSE_MS = 2000
 
 /** Where the preflight says Drydock failed its health check and the action may go on without it. */
 export const PREFLIGHT_TASK = 'preflight.ucp_preflight_check'
@@ -46,6 +55,20 @@ async function checkStrategy (ctx: StepContext): Promise<void> {
   ctx.io.log(`Deployment strategy ${named} is valid: groups ${order.join(', ')}`)
 }
 
+/** A component's health status, asked up to HEALTH_TRIES times; the last failure is thrown. */
+async function healthOf (ctx: StepContext, peer: PeerName, http: HttpClient): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await http.expectOk('GET', '/health', { ctx: ctx.ctx, timeoutMs: 30_000 })).statusCode
+    } catch (error) {
+      if (attempt >= HEALTH_TRIES) throw error
+      const reason = (error as { reason?: string, message?: string }).reason ?? (error as Error).message
+      ctx.io.log(`${peer} did not pass health check ${attempt} of ${HEALTH_TRIES} (${reason}): asking again`, 'warning')
+      await wait(HEALTH_PAUSE_MS, ctx.io.signal)
+    }
+  }
+}
+
 export const DESIGN_STEPS = {
   async preflight (ctx) {
     const continueOnFail = String(actionOf(ctx.call).parameters?.['continue-on-fail'] ?? 'false').toLowerCase() === 'true' &&
@@ -55,7 +78,7 @@ export const DESIGN_STEPS = {
       const http = await ctx.deps.peers.client(peer)
       if (http === null) { await ctx.skipped(peer, 'its health check'); continue }
       try {
-        const status = (await http.expectOk('GET', '/health', { ctx: ctx.ctx, timeoutMs: 30_000 })).statusCode
+        const status = await healthOf(ctx, peer, http)
         ctx.io.log(`${peer} is alive and healthy (${status})`)
       } catch (error) {
         const reason = (error as { reason?: string, message?: string }).reason ?? (error as Error).message

@@ -10,7 +10,7 @@ import { isFinished } from './scheduler-rules.ts'
 import { SITE_ACTION_DAGS, type TaskDef } from './workflows.ts'
 
 type Outcome =
-  | { kind: 'success', follow?: string[] }
+  | { kind: 'success', follow?: string[], output?: unknown }
   | { kind: 'failed', error: string }
   | { kind: 'skipped' }
   | { kind: 'defer', ms: number }
@@ -74,6 +74,8 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
         appendLog(ti, tryNumber, 'info',
           `Marking task as SUCCESS. dag_id=${run.dag_id}, task_id=${ti.task_id}, run_id=${run.dag_run_id}, start_date=${ti.start_date}, end_date=${ti.end_date}`)
         if (outcome.follow !== undefined) skipUnfollowed(run, ti.task_id, outcome.follow)
+        // what the task handed on, for the later tasks of the run (Airflow's XCom return value)
+        if (outcome.output !== undefined) run.xcom = { ...run.xcom, [ti.task_id]: outcome.output }
         break
       case 'skipped':
         endTry(ti, 'skipped')
@@ -129,9 +131,11 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
       stub,
       effects: options.effects,
       log: say,
+      signal,
       pause: () => sleep(plan.durationMs / 3, signal),
       concurrencyConflicts: () => concurrencyConflicts(run),
-      taskStates: () => taskStatesOf(run)
+      taskStates: () => taskStatesOf(run),
+      xcom: () => ({ ...run.xcom })
     }
     async function execute (): Promise<Outcome> {
       const started = Date.now()
@@ -159,7 +163,10 @@ export function createExecutor (shared: EngineState, options: Pick<EngineOptions
       const result = await runOperator(def.kind, ctx)
       const left = plan.durationMs - (Date.now() - started)
       if (left > 0) await sleep(left, signal)
-      return result?.follow === undefined ? { kind: 'success' } : { kind: 'success', follow: result.follow }
+      const success: Outcome = { kind: 'success' }
+      if (result?.follow !== undefined) success.follow = result.follow
+      if (result?.output !== undefined) success.output = result.output
+      return success
     }
     execute().then(
       (outcome) => finishTry(run, ti, tryNumber, outcome),

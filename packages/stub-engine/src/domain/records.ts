@@ -72,6 +72,8 @@ export interface RunRecord {
   note: string | null
   updated_at: string
   tis: TaskInstanceRecord[]
+  /** What tasks of the run handed on (their XCom return values), by task id. */
+  xcom?: Record<string, unknown>
 }
 
 export interface DagRecord {

@@ -2,13 +2,12 @@
 // grouped tasks are named `<group>.<task>` (task groups; there are no sub-DAGs in Airflow 3). A task that depends on a
 // group depends on the group's last tasks; a group that depends on a task starts every one of its first tasks after it.
 
+import type { StepKind } from '@slipway/steps'
+
 export type TriggerRule = 'all_success' | 'all_done' | 'none_failed' | 'one_success'
 
-/** What a task does when it runs (see operators.ts). */
-export type TaskKind =
-  | 'log' | 'concurrency_check' | 'branch_upgrade' | 'preflight' | 'rendered_doc'
-  | 'deckhand_validate' | 'promenade_validate' | 'verify_site' | 'verify_nodes_exist' | 'deploy_nodes'
-  | 'destroy_nodes' | 'relabel_nodes' | 'create_action_tag' | 'deployment_status'
+/** What a task does when it runs: an engine kind, or a step of the step library (see operators.ts). */
+export type TaskKind = 'log' | 'concurrency_check' | StepKind
 
 export interface TaskDef {
   /** The engine's task id: `<group>.<name>` inside a task group, else the name. */
@@ -86,9 +85,9 @@ const preflight = (upstream: string[]): TaskDef[] =>
 type Validator = 'deckhand' | 'drydock' | 'promenade' | 'armada'
 const VALIDATORS: Record<Validator, () => TaskDef> = {
   deckhand: () => task('deckhand_validate_site_design', 'DeckhandValidateSiteDesignOperator', 'deckhand_validate', [], { retries: 1 }),
-  drydock: () => task('drydock_validate_site_design', 'DrydockValidateDesignOperator', 'log', [], { retries: 1 }),
+  drydock: () => task('drydock_validate_site_design', 'DrydockValidateDesignOperator', 'drydock_validate', [], { retries: 1 }),
   promenade: () => task('promenade_validate_site_design', 'PromenadeValidateSiteDesignOperator', 'promenade_validate', [], { retries: 1 }),
-  armada: () => task('armada_validate_site_design', 'ArmadaValidateDesignOperator', 'log', [], { retries: 1 })
+  armada: () => task('armada_validate_site_design', 'ArmadaValidateDesignOperator', 'armada_validate', [], { retries: 1 })
 }
 const validateSiteDesign = (which: Validator[], upstream: string[]): TaskDef[] =>
   group('validate_site_design', which.map((v) => VALIDATORS[v]()), upstream)
@@ -96,19 +95,19 @@ const validateSiteDesign = (which: Validator[], upstream: string[]): TaskDef[] =
 const drydockBuild = (upstream: string[], withNodeCheck: boolean): TaskDef[] => withNodeCheck
   ? group('drydock_build', chain([
     task('verify_site', 'DrydockVerifySiteOperator', 'verify_site'),
-    task('prepare_site', 'DrydockPrepareSiteOperator', 'verify_site'),
+    task('prepare_site', 'DrydockPrepareSiteOperator', 'prepare_site'),
     task('verify_nodes_exist', 'DrydockVerifyNodesExistOperator', 'verify_nodes_exist'),
     task('prepare_and_deploy_nodes', 'DrydockNodesOperator', 'deploy_nodes')
   ]), upstream, ['verify_nodes_exist', 'verify_site', 'prepare_site', 'prepare_and_deploy_nodes'])
   : group('drydock_build', chain([
     task('verify_site', 'DrydockVerifySiteOperator', 'verify_site'),
-    task('prepare_site', 'DrydockPrepareSiteOperator', 'verify_site'),
+    task('prepare_site', 'DrydockPrepareSiteOperator', 'prepare_site'),
     task('prepare_and_deploy_nodes', 'DrydockNodesOperator', 'deploy_nodes')
   ]), upstream)
 
 const armadaBuild = (upstream: string[]): TaskDef[] => group('armada_build', chain([
-  task('armada_post_apply', 'ArmadaPostApplyOperator', 'log', [], { retries: 5 }),
-  task('armada_get_releases', 'ArmadaGetReleasesOperator', 'log')
+  task('armada_post_apply', 'ArmadaPostApplyOperator', 'armada_apply', [], { retries: 5 }),
+  task('armada_get_releases', 'ArmadaGetReleasesOperator', 'armada_releases')
 ]), upstream)
 
 /** The tail that tags the revision and writes the final status: both run whatever happened before them. */
@@ -118,7 +117,7 @@ const tagAndStatus = (upstream: string[]): TaskDef[] => [
 ]
 
 const upgradeTail = (after: string[]): TaskDef[] => [
-  task('decide_airflow_upgrade', 'BranchPythonOperator', 'branch_upgrade', after, {
+  task('decide_airflow_upgrade', 'BranchPythonOperator', 'decide_upgrade', after, {
     branches: ['upgrade_airflow', 'skip_upgrade_airflow']
   }),
   task('upgrade_airflow', 'BashOperator', 'log', ['decide_airflow_upgrade']),
@@ -130,7 +129,7 @@ const actionXcom = (): TaskDef => task('action_xcom', 'PythonOperator', 'log')
 const concurrencyCheck = (upstream: string[] = []): TaskDef =>
   task('dag_concurrency_check', 'ConcurrencyCheckOperator', 'concurrency_check', upstream)
 const deploymentConfiguration = (upstream: string[]): TaskDef =>
-  task('deployment_configuration', 'DeploymentConfigurationOperator', 'log', upstream)
+  task('deployment_configuration', 'DeploymentConfigurationOperator', 'deployment_configuration', upstream)
 const renderedDoc = (upstream: string[]): TaskDef =>
   task('get_rendered_doc', 'DeckhandRetrieveRenderedDocOperator', 'rendered_doc', upstream)
 const deploymentStatus = (upstream: string[]): TaskDef =>
@@ -223,7 +222,7 @@ function testSite (): Workflow {
       actionXcom(),
       ...checks,
       deploymentConfiguration(['action_xcom']),
-      task('armada_test_releases', 'ArmadaTestReleasesOperator', 'log', ['deployment_configuration', ...lastOf(checks)])
+      task('armada_test_releases', 'ArmadaTestReleasesOperator', 'armada_test', ['deployment_configuration', ...lastOf(checks)])
     ]
   }
 }

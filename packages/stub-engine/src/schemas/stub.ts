@@ -18,8 +18,6 @@ export const StubConfSchema = Type.Object({
   /** Override a task's `retries` for this run. */
   retries: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0, maximum: 20 }))),
   /** Dynamically map a task into N copies (map_index 0..N-1). */
-  map: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0, maximum: 64 }))),
-  /** update_site/update_software: the branch takes `upgrade_airflow` instead of `skip_upgrade_airflow`. */
-  upgrade_airflow: Type.Optional(Type.Boolean())
+  map: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0, maximum: 64 })))
 }, { additionalProperties: false })
 export type StubConf = Static<typeof StubConfSchema>

@@ -34,7 +34,6 @@ export function baseEnv (env: Record<string, string> = {}): Record<string, strin
     ENGINE_RETRY_DELAY_MS: '5',
     ENGINE_JWT_SECRET: TEST_SECRET,
     ENGINE_DAGS_PAUSED_AT_CREATION: 'false',
-    SITE_URL: '',
     ...env
   }
 }

@@ -90,10 +90,10 @@ describe('users and config', () => {
     expect(findUser(users, 'bob', 'no')).toBeUndefined()
     expect(() => parseUsers('nopassword')).toThrow(/ENGINE_USERS/)
   })
-  it('reads an empty site URL as switched off and keeps the defaults otherwise', () => {
-    const config = loadConfig({ SITE_URL: '', PORT: '0' })
-    expect(config.SITE_URL).toBe('none')
-    expect(loadConfig({ PORT: '0' }).SITE_URL).toBe('http://127.0.0.1:9300')
+  it('reads the peers of the site steps and keeps the defaults otherwise', () => {
+    const config = loadConfig({ DRYDOCK_URL: 'http://127.0.0.1:9300/api/v1.0', PORT: '0' })
+    expect(config.DRYDOCK_URL).toBe('http://127.0.0.1:9300/api/v1.0')
+    expect(config.DECKHAND_URL).toBe('')
     expect(config.PORT).toBe(0)
     expect(config.ENGINE_DAGS_PAUSED_AT_CREATION).toBe(true)
   })

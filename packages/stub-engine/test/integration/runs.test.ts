@@ -172,16 +172,6 @@ describe('a site workflow run', () => {
     })
   })
 
-  it('follows one branch of decide_airflow_upgrade and skips the other', async () => {
-    const engine = await startTestEngine()
-    await engine.trigger('update_software', 'B1')
-    expect((await engine.waitRun('update_software', 'B1')).state).toBe('success')
-    expect(stateOf(await engine.tis('update_software', 'B1'))).toMatchObject({ upgrade_airflow: 'skipped', skip_upgrade_airflow: 'success', create_action_tag: 'success' })
-    await engine.trigger('update_software', 'B2', { stub: { upgrade_airflow: true } })
-    expect((await engine.waitRun('update_software', 'B2')).state).toBe('success')
-    expect(stateOf(await engine.tis('update_software', 'B2'))).toMatchObject({ upgrade_airflow: 'success', skip_upgrade_airflow: 'skipped' })
-  })
-
   it('fails dag_concurrency_check of a site action started while another runs', async () => {
     const engine = await startTestEngine()
     await engine.trigger('deploy_site', 'C1', { stub: { hang: ['deployment_configuration'] } })

@@ -1,17 +1,15 @@
-// The bootstrap service (Promenade API) as the workflow steps call it: health, validatedesign and node labels;
-// every call forwards the step's context marker and end user.
+// The bootstrap service (Promenade API) as Drydock's relabel_nodes calls it: a node's labels set; every call forwards
+// the task's context marker and end user.
 import { createHttpClient, staticServiceToken } from '@slipway/common'
 import type { Dispatcher } from 'undici'
-import type { StepBootstrap } from '../domain/steps-context.ts'
-
-interface StatusBody { status?: string, details?: { messageList?: Array<{ message?: string, error?: boolean }> } }
+import type { LabelSink } from '../domain/drydock/node-work.ts'
 
 export function createBootstrapClient (options: {
   baseUrl: string
   timeoutMs: number
   serviceToken?: string | undefined
   dispatcher?: Dispatcher | undefined
-}): StepBootstrap {
+}): LabelSink {
   const http = createHttpClient({
     component: 'bootstrap',
     baseUrl: options.baseUrl,
@@ -20,15 +18,6 @@ export function createBootstrapClient (options: {
     serviceAuth: staticServiceToken(options.serviceToken)
   })
   return {
-    async health (ctx) { await http.expectOk('GET', '/health', { ctx }) },
-    async validateDesign (href, ctx) {
-      // a 200 or a 400 both carry the Status body; its `status` says whether the design is valid
-      const response = await http.request('POST', '/validatedesign', { ctx, json: { rel: 'design', href, type: 'application/x-yaml' } })
-      if (response.statusCode > 400) throw new Error(`bootstrap answered validatedesign with ${response.statusCode}`)
-      const body = http.parseJson<StatusBody>(response, 'POST /validatedesign')
-      const messages = (body.details?.messageList ?? []).filter((m) => m.error !== false).map((m) => m.message ?? '')
-      return { valid: typeof body.status === 'string' && body.status.toLowerCase() === 'success', messages }
-    },
     async putNodeLabels (node, labels, ctx) {
       await http.expectOk('PUT', `/node-labels/${encodeURIComponent(node)}`, { ctx, json: labels })
     }

@@ -1,9 +1,8 @@
 // The document store (Deckhand's API v1.0): the newest committed revision and its documents, which the site
-// follows; and, for the workflow steps, health, a revision's validations and rendered documents, and revision tags.
+// follows (its machines are the committed design's BaremetalNodes).
 import { DownstreamError, createHttpClient, parseYamlDocuments, staticServiceToken } from '@slipway/common'
 import type { Dispatcher } from 'undici'
 import type { DesignSource } from '../domain/site.ts'
-import type { StepStore } from '../domain/steps-context.ts'
 
 // the committed version is the newest revision tagged committed or rollback_commit (as Shipyard reads the store)
 const COMMIT_TAGS = new Set(['committed', 'rollback_commit'])
@@ -52,42 +51,4 @@ export function createStoreClient (options: {
   }
 
   return { committedDocuments }
-}
-
-/** The store as the workflow steps call it; every call forwards the step's context marker and end user. */
-export function createStepStoreClient (options: {
-  baseUrl: string
-  timeoutMs: number
-  serviceToken?: string | undefined
-  dispatcher?: Dispatcher | undefined
-}): StepStore {
-  const http = createHttpClient({
-    component: 'store',
-    baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs,
-    dispatcher: options.dispatcher,
-    serviceAuth: staticServiceToken(options.serviceToken),
-    maxResponseBytes: 32 * 1024 * 1024
-  })
-  // Deckhand answers YAML
-  const yaml = { accept: 'application/x-yaml' }
-  return {
-    async health (ctx) { await http.expectOk('GET', '/health', { ctx }) },
-    async validations (revision, ctx) {
-      const body = await http.getYaml<{ results?: Array<{ name?: string, status?: string }> } | null>(
-        `/revisions/${revision}/validations`, { ctx, headers: yaml }) ?? {}
-      return (body.results ?? []).map((r) => ({ name: String(r.name ?? ''), status: String(r.status ?? '') }))
-    },
-    async renderedDocuments (revision, ctx) {
-      const response = await http.expectOk('GET', `/revisions/${revision}/rendered-documents`, { ctx, headers: yaml })
-      try {
-        return parseYamlDocuments(response.text)
-      } catch (error) {
-        throw new DownstreamError('store', `The store answered unreadable YAML: ${(error as Error).message}`)
-      }
-    },
-    async tagRevision (revision, tag, ctx) {
-      await http.expectOk('POST', `/revisions/${revision}/tags/${encodeURIComponent(tag)}`, { ctx })
-    }
-  }
 }

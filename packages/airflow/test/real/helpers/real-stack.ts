@@ -47,6 +47,13 @@ export interface RealStack {
   tags: (revision: number) => Promise<string[]>
   /** A GET of Airflow's own API with a fresh token (to check what the engine says, never to drive a scenario). */
   airflowGet: <T>(path: string) => Promise<T>
+  /**
+   * Sets a fault of the site stand-in's own (`PUT /_stub/<path>`: task-faults, armada/faults, evictions) while `body`
+   * runs, and `after` when it ends, however it ends.
+   */
+  siteFault: <T>(path: string, during: unknown, after: unknown, body: () => Promise<T>) => Promise<T>
+  /** A merge patch of a node in the site stand-in's Kubernetes API (a label the design does not give it). */
+  patchNode: (name: string, patch: unknown) => Promise<void>
 }
 
 async function freePort (): Promise<number> {
@@ -155,6 +162,30 @@ export function realStack (name: string, adminToken = `${name}-admin-token`): Re
       }
     },
     commitSite: async () => { await commitExampleSite(started()) },
+    async siteFault (path, during, after, body) {
+      const put = async (value: unknown): Promise<void> => {
+        const response = await fetch(`${running().urls.site}/_stub/${path}`, {
+          method: 'PUT',
+          headers: { 'x-auth-token': running().serviceToken, 'content-type': 'application/json' },
+          body: JSON.stringify(value)
+        })
+        expect(response.status, `PUT /_stub/${path}: ${await response.text()}`).toBe(200)
+      }
+      await put(during)
+      try {
+        return await body()
+      } finally {
+        await put(after)
+      }
+    },
+    async patchNode (name, patch) {
+      const response = await fetch(`${running().urls.site}/api/v1/nodes/${name}`, {
+        method: 'PATCH',
+        headers: { 'x-auth-token': running().serviceToken, 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify(patch)
+      })
+      expect(response.status, `PATCH node ${name}`).toBe(200)
+    },
     async nodes () {
       const drydock = await siteGet<Array<{ hostname: string, status_name: string, power_state: string }>>('/api/v1.0/nodes')
       const kube = await siteGet<{ items: Array<{ metadata: { name: string, resourceVersion: string, labels?: Record<string, string> } }> }>('/api/v1/nodes')

@@ -82,12 +82,16 @@ export function stepScenario (real: RealStack, deployed: () => Deployed): void {
     expect(first).toMatch(/Traceback \(most recent call last\)/)
     const last = await api.log(id, RETRIED)
     expect(last).not.toContain('Injected failure')
-    expect(last).toContain('simulated work')
+    expect(last).toContain('Armada apply of manifest full-site')
     expect(await api.log(id, RETRIED, 2)).toBe(last)
     const beyond = await api.call('GET', `/actions/${id}/steps/${RETRIED}/logs?try=3`)
     expect(beyond.status).toBe(404)
     expect(beyond.json()).toMatchObject({ message: 'Step Not Found!', reason: `Step ${RETRIED} has no try 3 (tries: 2)` })
-    // a site step's log holds what the site stand-in did for it
-    expect(await api.log(id, 'drydock_build.prepare_and_deploy_nodes')).toContain('Provisioning 4 node(s): n0, n1, n2, n3')
+    // a site step's log holds what it did over the peers' protocols: Drydock's tasks, group by group
+    const nodesLog = await api.log(id, 'drydock_build.prepare_and_deploy_nodes')
+    expect(nodesLog).toMatch(/Drydock deploy_nodes task \S+ created for n0/)
+    expect(nodesLog).toContain('Group summary: control-plane [critical] DEPLOYED; workers DEPLOYED')
+    expect(nodesLog).toContain('Nodes DEPLOYED: n0, n1, n2, n3')
+    expect(await api.log(id, 'final_deployment_status')).toMatch(/ConfigMap ucp\/deployment-status (created|updated): status completed, results successful/)
   })
 }

@@ -1,7 +1,9 @@
 // Steps that fail for good on the real Airflow (the stack's injection file): an update_software whose
 // armada_get_releases fails every try tags its revision site-action-failure and is Failed, though the engine calls
 // its run a success (its tail, create_action_tag and final_deployment_status, runs whatever happened before it and
-// succeeds); a test_site whose last step fails every try is Failed, its run too.
+// succeeds); a test_site whose release tests fail in Armada (the stand-in's own fault) is Failed, its run too; a
+// deploy_site with a worker that Drydock fails to deploy is Complete (its group meets its criteria), one whose
+// critical node fails to prepare is Failed before its dependent group starts.
 import { expect, it } from 'vitest'
 import type { RealStack } from '../helpers/real-stack.ts'
 import { STEPS } from './site-actions.ts'
@@ -39,9 +41,10 @@ export function failuresScenario (real: RealStack): void {
     expect(last.status, last.text).toBe(200)
   })
 
-  it('ends a test_site whose last step fails every try as Failed, the error in the step\'s log', async () => {
+  it('ends a test_site whose release tests fail in Armada as Failed, the failing release named in the step\'s log', async () => {
     const { api } = real
-    const { id, done } = await real.injecting({ fail: 'test_site/armada_test_releases' }, async () => {
+    // the Armada stand-in's own fault: the Helm tests of Shipyard's release fail
+    const { id, done } = await real.siteFault('armada/faults', { fail_apply: [], fail_tests: ['ucp-shipyard'] }, { fail_apply: [], fail_tests: [] }, async () => {
       const id = await api.create('test_site')
       return { id, done: await api.finished(id, 180_000) }
     })
@@ -51,7 +54,32 @@ export function failuresScenario (real: RealStack): void {
       ['action_xcom', 'success'], ['preflight.ucp_preflight_check', 'success'], ['deployment_configuration', 'success'], ['armada_test_releases', 'failed']
     ])
     const log = await api.log(id, 'armada_test_releases')
-    expect(log).toContain('Injected failure of try 1')
+    expect(log).toContain('Tests of airship-ucp-shipyard: FAILED')
+    expect(log).toContain('Release tests failed: airship-ucp-shipyard')
     expect(log).toMatch(/AirflowException/)
+  })
+
+  it('deploys the site with a worker Drydock fails: the non-critical group meets its criteria, the node named', async () => {
+    const { api } = real
+    const done = await real.siteFault('task-faults', { fail_nodes: ['deploy_nodes:n3'] }, { fail_nodes: [] }, async () =>
+      await api.finished(await api.create('deploy_site'), 300_000))
+    expect(done.action_lifecycle, real.tail()).toBe('Complete')
+    const log = await api.log(done.id, 'drydock_build.prepare_and_deploy_nodes')
+    expect(log).toMatch(/Drydock deploy_nodes task \S+ ended complete\/partial_success: successes \[n1, n2\], failures \[n3\]/)
+    expect(log).toContain('Nodes FAILED: n3')
+    expect(log).toContain('Group summary: control-plane [critical] DEPLOYED; workers DEPLOYED')
+  })
+
+  it('fails deploy_site when Drydock fails the critical group\'s node: the dependent group never starts', async () => {
+    const { api } = real
+    const done = await real.siteFault('task-faults', { fail_nodes: ['prepare_nodes:n0'] }, { fail_nodes: [] }, async () =>
+      await api.finished(await api.create('deploy_site'), 300_000))
+    expect(done.action_lifecycle).toBe('Failed')
+    const state = Object.fromEntries(done.steps.map((s) => [s.id, s.state]))
+    expect(state).toMatchObject({ 'drydock_build.prepare_and_deploy_nodes': 'failed', 'armada_build.armada_post_apply': 'upstream_failed' })
+    const log = await api.log(done.id, 'drydock_build.prepare_and_deploy_nodes')
+    expect(log).toContain('Group workers fails with control-plane, which it depends on')
+    expect(log).toContain('Critical deployment group(s) failed: control-plane')
+    expect(log).not.toMatch(/Drydock prepare_nodes task \S+ created for n1/)
   })
 }

@@ -104,6 +104,11 @@ export function createDrydockTasks (deps: DrydockTasksDeps) {
         await phase(action)
         deps.site.inventory.setState(node.name, { status_name: status, power_state: power })
       }
+      // a deployed machine joins the cluster with the labels of its design (the join script's node labels): a node
+      // whose labels were cleared before it was torn down comes back with them
+      if (action === 'deploy_nodes' && phases.length > 0 && Object.keys(node.ownerData).length > 0) {
+        deps.site.inventory.patchNode(node.name, { metadata: { labels: node.ownerData } }, 'merge')
+      }
       say(sub, doneMessage(action, node.name, phases.length > 0, deps.site.inventory.get(node.name)), onNode)
       succeed(sub, node.name)
     } catch (error) {
