@@ -1,7 +1,9 @@
 // Where each peer answers and with which token: a plain URL setting wins; otherwise, with Keystone configured, the
 // endpoint of the peer's service type in the catalog of the service's own token (the types upstream Shipyard looks
 // up). The token and catalog are taken once and again when the token nears its end or a peer refuses it.
-import { createHttpClient, DownstreamError, staticServiceToken, type HttpClient, type ServiceTokenSource } from '@slipway/common'
+import {
+  createHttpClient, DownstreamError, passwordAuthBody, staticServiceToken, type HttpClient, type ServiceTokenSource
+} from '@slipway/common'
 import type { Dispatcher } from 'undici'
 import type { PeersConfig } from './config.ts'
 
@@ -39,19 +41,13 @@ function keystoneSession (config: PeersConfig, dispatcher?: Dispatcher) {
     const askedAt = Date.now()
     const response = await http.request('POST', '/auth/tokens', {
       anonymous: true,
-      json: {
-        auth: {
-          identity: {
-            methods: ['password'],
-            password: {
-              user: {
-                name: config.KEYSTONE_USERNAME, password: config.KEYSTONE_PASSWORD, domain: { name: config.KEYSTONE_USER_DOMAIN_NAME }
-              }
-            }
-          },
-          scope: { project: { name: config.KEYSTONE_PROJECT_NAME, domain: { name: config.KEYSTONE_PROJECT_DOMAIN_NAME } } }
-        }
-      }
+      json: passwordAuthBody({
+        username: config.KEYSTONE_USERNAME,
+        password: config.KEYSTONE_PASSWORD,
+        projectName: config.KEYSTONE_PROJECT_NAME,
+        userDomainName: config.KEYSTONE_USER_DOMAIN_NAME,
+        projectDomainName: config.KEYSTONE_PROJECT_DOMAIN_NAME
+      })
     })
     const subject = response.headers['x-subject-token']
     if (response.statusCode !== 201 || typeof subject !== 'string') {

@@ -54,6 +54,21 @@ function identityOf (token: KeystoneToken): Identity | undefined {
   }
 }
 
+type PasswordAuth = Pick<KeystoneOptions, 'username' | 'password' | 'projectName' | 'userDomainName' | 'projectDomainName'>
+
+/** Keystone v3's password authentication of a user, scoped to a project (the body of POST /auth/tokens). */
+export function passwordAuthBody (options: PasswordAuth) {
+  return {
+    auth: {
+      identity: {
+        methods: ['password'],
+        password: { user: { name: options.username, password: options.password, domain: { name: options.userDomainName ?? 'Default' } } }
+      },
+      scope: { project: { name: options.projectName, domain: { name: options.projectDomainName ?? 'Default' } } }
+    }
+  }
+}
+
 /** Share of a service token's lifetime left when it is renewed. */
 const RENEW_WHEN_LEFT = 0.25
 
@@ -73,17 +88,7 @@ export function createKeystoneServiceToken (options: KeystoneOptions): ServiceTo
     const askedAt = now()
     const response = await http.request('POST', '/auth/tokens', {
       anonymous: true,
-      json: {
-        auth: {
-          identity: {
-            methods: ['password'],
-            password: {
-              user: { name: options.username, password: options.password, domain: { name: options.userDomainName ?? 'Default' } }
-            }
-          },
-          scope: { project: { name: options.projectName, domain: { name: options.projectDomainName ?? 'Default' } } }
-        }
-      }
+      json: passwordAuthBody(options)
     })
     const subject = response.headers['x-subject-token']
     if (response.statusCode !== 201 || typeof subject !== 'string') {
