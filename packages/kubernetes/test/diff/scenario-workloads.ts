@@ -4,7 +4,7 @@
 // deletes, a node's delete, and the deployment-status ConfigMap's create, read, replace, patch, delete with each way
 // they can fail. Each call's answer is recorded under its name, in order.
 import type { Answer } from '../../src/compare.ts'
-import { MERGE, STRATEGIC, recorder, type Recorded, type Target } from './scenario.ts'
+import { MERGE, STRATEGIC, continueOf, recorder, type Recorded, type Target } from './scenario.ts'
 
 interface PodItem { metadata: { name: string, namespace: string, labels?: Record<string, string> } }
 
@@ -45,8 +45,7 @@ export async function runWorkloadScenario (target: Target): Promise<Recorded[]> 
   await call('list pods in a namespace that does not exist', 'GET', '/api/v1/namespaces/nope/pods', 'admin')
   await call('list pods with an unknown field', 'GET', '/api/v1/pods?fieldSelector=spec.nope%3Dx', 'admin')
   const page = await call('list a page of pods', 'GET', '/api/v1/pods?limit=4', 'admin')
-  const token = (page.json as { metadata?: { continue?: string } } | undefined)?.metadata?.continue ?? ''
-  await call('list the next page of pods', 'GET', `/api/v1/pods?limit=4&continue=${encodeURIComponent(token)}`, 'admin')
+  await call('list the next page of pods', 'GET', `/api/v1/pods?limit=4&continue=${encodeURIComponent(continueOf(page))}`, 'admin')
   const deckhand = podOf(onNode, 'deckhand-api')
   const keystone = podOf(onNode, 'keystone-api')
   const calico = podOf(onNode, 'calico-node')

@@ -51,8 +51,7 @@ export async function runScenario (target: Target): Promise<Recorded[]> {
   await call('list by name', 'GET', '/api/v1/nodes?fieldSelector=metadata.name%3Dn2', 'admin')
   await call('list with a bad selector', 'GET', '/api/v1/nodes?labelSelector=a%3D%3D%3Db', 'admin')
   const page = await call('list a page of one', 'GET', '/api/v1/nodes?limit=1', 'admin')
-  const token = (page.json as { metadata?: { continue?: string } } | undefined)?.metadata?.continue
-  await call('list the next page', 'GET', `/api/v1/nodes?limit=1&continue=${encodeURIComponent(token ?? '')}`, 'admin')
+  await call('list the next page', 'GET', `/api/v1/nodes?limit=1&continue=${encodeURIComponent(continueOf(page))}`, 'admin')
   await call('get node after the writes', 'GET', '/api/v1/nodes/n1', 'bootstrap')
   return out
 }
@@ -63,6 +62,11 @@ export function resourceVersionOf (answer: Answer): string | undefined {
   return kind === 'Node' || kind === 'Pod' || kind === 'ConfigMap'
     ? (answer.json as { metadata: { resourceVersion?: string } }).metadata.resourceVersion
     : undefined
+}
+
+/** The continue token of a list answer: '' on its last page, or for an answer that is no list. */
+export function continueOf (answer: Answer): string {
+  return (answer.json as { metadata?: { continue?: string } } | undefined)?.metadata?.continue ?? ''
 }
 
 /** The recorder of one target's answers, for a scenario. */

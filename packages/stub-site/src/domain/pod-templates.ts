@@ -28,6 +28,16 @@ const DAEMON_TOLERATIONS = [
   { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }
 ]
 
+// a Deployment's pods in ucp: their ReplicaSet is named `app-hash`, and the pods carry the hash as pod-template-hash
+const ucpDeploymentPods = (app: string, hash: string, image: string): PodTemplate => ({
+  app,
+  namespace: 'ucp',
+  owner: { kind: 'ReplicaSet', name: `${app}-${hash}` },
+  labels: { app, 'pod-template-hash': hash },
+  image,
+  tolerations: DEFAULT_TOLERATIONS
+})
+
 export const POD_TEMPLATES: PodTemplate[] = [
   {
     app: 'calico-node',
@@ -37,22 +47,8 @@ export const POD_TEMPLATES: PodTemplate[] = [
     image: 'quay.io/calico/node:v3.29.1',
     tolerations: DAEMON_TOLERATIONS
   },
-  {
-    app: 'deckhand-api',
-    namespace: 'ucp',
-    owner: { kind: 'ReplicaSet', name: 'deckhand-api-5f7c9b8d4b' },
-    labels: { app: 'deckhand-api', 'pod-template-hash': '5f7c9b8d4b' },
-    image: 'quay.io/airshipit/deckhand:latest-ubuntu_jammy',
-    tolerations: DEFAULT_TOLERATIONS
-  },
-  {
-    app: 'keystone-api',
-    namespace: 'ucp',
-    owner: { kind: 'ReplicaSet', name: 'keystone-api-7d64c9f8b6' },
-    labels: { app: 'keystone-api', 'pod-template-hash': '7d64c9f8b6' },
-    image: 'quay.io/airshipit/keystone:2024.1-ubuntu_jammy',
-    tolerations: DEFAULT_TOLERATIONS
-  }
+  ucpDeploymentPods('deckhand-api', '5f7c9b8d4b', 'quay.io/airshipit/deckhand:latest-ubuntu_jammy'),
+  ucpDeploymentPods('keystone-api', '7d64c9f8b6', 'quay.io/airshipit/keystone:2024.1-ubuntu_jammy')
 ]
 
 // the alphabet Kubernetes draws generated name suffixes from (no vowels, no look-alikes)

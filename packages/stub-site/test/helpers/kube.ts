@@ -1,5 +1,5 @@
-// What the tests of the Kubernetes node API share: the example site's nodes, label patches, and the labels every
-// node carries from its kubelet.
+// What the tests of the Kubernetes API share: the example site's nodes, label patches, the labels every node carries
+// from its kubelet, pods and evictions, and the Status body of a failed request.
 import { EXAMPLE_NODES_FILE, buildTestApp } from './site.ts'
 
 export const MERGE = 'application/merge-patch+json'
@@ -55,4 +55,9 @@ export async function until (check: () => Promise<boolean>, deadlineMs = 20_000)
     if (Date.now() > end) throw new Error(`not reached within ${deadlineMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
+}
+
+/** The whole Status body the API server answers a failed request with; `details` only when given. */
+export function failureStatus (code: number, reason: string, message: unknown, details?: Record<string, unknown>) {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details === undefined ? {} : { details }), code }
 }

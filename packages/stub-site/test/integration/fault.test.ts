@@ -1,5 +1,6 @@
 import { request } from 'undici'
 import { describe, expect, it } from 'vitest'
+import { failureStatus } from '../helpers/kube.ts'
 import { EXAMPLE_NODES_FILE, startTestSite } from '../helpers/site.ts'
 
 async function setFault (url: string, fault: unknown) {
@@ -23,9 +24,7 @@ describe('fault injection', () => {
     const site = await startTestSite({ SITE_NODES_FILE: EXAMPLE_NODES_FILE, SITE_FAULT: 'error' })
     const res = await request(`${site.url}/api/v1/nodes/rack1-n01`)
     expect(res.statusCode).toBe(500)
-    expect(await res.body.json()).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'stub-site is told to fail (fault mode error, status 500)', reason: 'InternalError', code: 500
-    })
+    expect(await res.body.json()).toEqual(failureStatus(500, 'InternalError', 'stub-site is told to fail (fault mode error, status 500)'))
     const patch = await request(`${site.url}/api/v1/nodes/rack1-n01`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: '{"metadata":{"labels":{"a":"b"}}}' })
     expect(patch.statusCode).toBe(500)
     await patch.body.dump()

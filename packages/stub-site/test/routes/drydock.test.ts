@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Value } from 'typebox/value'
 import { DrydockNodeSchema } from '../../src/schemas/nodes.ts'
+import { failureStatus } from '../helpers/kube.ts'
 import { EXAMPLE_NODES_FILE, buildTestApp } from '../helpers/site.ts'
 
 describe('GET /api/v1.0/nodes', () => {
@@ -74,7 +75,7 @@ describe('authentication', () => {
       const res = await app.inject(request)
       expect(res.statusCode).toBe(401)
       // Kubernetes' own text: the message is the reason, whatever the cause
-      expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 })
+      expect(res.json()).toEqual(failureStatus(401, 'Unauthorized', 'Unauthorized'))
     }
   })
 

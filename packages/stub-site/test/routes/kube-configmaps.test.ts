@@ -1,7 +1,7 @@
 // The stand-in's Kubernetes ConfigMaps (the deployment-status map the workflow steps write): create, read, list,
 // replace, patch and delete, each refusal answered as the real API server answers it, and kept in the state file.
 import { describe, expect, it } from 'vitest'
-import { MERGE, STRATEGIC } from '../helpers/kube.ts'
+import { MERGE, STRATEGIC, failureStatus } from '../helpers/kube.ts'
 import { buildTestApp, tempDir } from '../helpers/site.ts'
 
 const MAPS = '/api/v1/namespaces/ucp/configmaps'
@@ -40,9 +40,7 @@ describe('POST /api/v1/namespaces/{ns}/configmaps', () => {
     const { app } = await withMap()
     const res = await app.inject({ method: 'POST', url: MAPS, payload: body({}) })
     expect(res.statusCode).toBe(409)
-    expect(res.json()).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'configmaps "deployment-status" already exists', reason: 'AlreadyExists', details: { name: 'deployment-status', kind: 'configmaps' }, code: 409
-    })
+    expect(res.json()).toEqual(failureStatus(409, 'AlreadyExists', 'configmaps "deployment-status" already exists', { name: 'deployment-status', kind: 'configmaps' }))
   })
 
   it('answers 404 naming the namespace when it does not exist', async () => {

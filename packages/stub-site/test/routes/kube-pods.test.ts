@@ -2,7 +2,7 @@
 // disruption budget's refusal), deletes, and the stand-in's kubelet removing a terminating pod.
 import { describe, expect, it } from 'vitest'
 import { EXAMPLE_NODES_FILE, buildTestApp } from '../helpers/site.ts'
-import { appWithNodes, eviction, podKeys, podOf, until } from '../helpers/kube.ts'
+import { appWithNodes, eviction, failureStatus, podKeys, podOf, until } from '../helpers/kube.ts'
 
 const ON_N01 = { fieldSelector: 'spec.nodeName=rack1-n01' }
 
@@ -82,9 +82,7 @@ describe('GET /api/v1/namespaces/{ns}/pods/{name}', () => {
     expect(res.json()).toMatchObject({ kind: 'Pod', apiVersion: 'v1', metadata: { name: pod.metadata.name, namespace: 'ucp', generation: 1 } })
     const missing = await site.inject({ url: '/api/v1/namespaces/ucp/pods/nope' })
     expect(missing.statusCode).toBe(404)
-    expect(missing.json()).toEqual({
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'pods "nope" not found', reason: 'NotFound', details: { name: 'nope', kind: 'pods' }, code: 404
-    })
+    expect(missing.json()).toEqual(failureStatus(404, 'NotFound', 'pods "nope" not found', { name: 'nope', kind: 'pods' }))
     // another namespace does not hold it
     expect((await site.inject({ url: `/api/v1/namespaces/default/pods/${pod.metadata.name}` })).statusCode).toBe(404)
   })
@@ -146,16 +144,8 @@ describe('POST /api/v1/namespaces/{ns}/pods/{name}/eviction', () => {
     const url = `/api/v1/namespaces/kube-system/pods/${pod.metadata.name}`
     const res = await site.inject({ method: 'POST', url: `${url}/eviction`, payload: eviction(pod.metadata.name, 'kube-system', 0) })
     expect(res.statusCode).toBe(429)
-    expect(res.json()).toEqual({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'Cannot evict pod as it would violate the pod\'s disruption budget.',
-      reason: 'TooManyRequests',
-      details: { causes: [{ reason: 'DisruptionBudget', message: 'The disruption budget slipway-refused-evictions needs 1 healthy pods and has 1 currently' }] },
-      code: 429
-    })
+    expect(res.json()).toEqual(failureStatus(429, 'TooManyRequests',
+      'Cannot evict pod as it would violate the pod\'s disruption budget.', { causes: [{ reason: 'DisruptionBudget', message: 'The disruption budget slipway-refused-evictions needs 1 healthy pods and has 1 currently' }] }))
     expect((await site.inject({ url })).json().metadata).not.toHaveProperty('deletionTimestamp')
   })
 

@@ -1,6 +1,6 @@
 // The stand-in's Kubernetes node API, writes: label patches and their refusals, and requests it does not serve.
 import { describe, expect, it } from 'vitest'
-import { MERGE, STRATEGIC, SYSTEM_LABELS, appWithNodes, labelPatch } from '../helpers/kube.ts'
+import { MERGE, STRATEGIC, SYSTEM_LABELS, appWithNodes, failureStatus, labelPatch } from '../helpers/kube.ts'
 
 describe('PATCH /api/v1/nodes/{name}', () => {
   for (const type of [MERGE, STRATEGIC]) {
@@ -67,16 +67,8 @@ describe('PATCH /api/v1/nodes/{name}', () => {
           const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch(labels) })
           expect(res.statusCode).toBe(422)
           const cause = `Invalid value: ${JSON.stringify(labelPatch(labels))}: ${why}`
-          expect(res.json()).toEqual({
-            kind: 'Status',
-            apiVersion: 'v1',
-            metadata: {},
-            status: 'Failure',
-            message: ` "" is invalid: patch: ${cause}`,
-            reason: 'Invalid',
-            details: { causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'patch' }] },
-            code: 422
-          })
+          expect(res.json()).toEqual(failureStatus(422, 'Invalid',
+            ` "" is invalid: patch: ${cause}`, { causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'patch' }] }))
         }
       })
 
@@ -92,7 +84,7 @@ describe('PATCH /api/v1/nodes/{name}', () => {
         const app = await appWithNodes()
         const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: '{"metadata":' })
         expect(res.statusCode).toBe(400)
-        expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'invalid JSON patch', reason: 'BadRequest', code: 400 })
+        expect(res.json()).toEqual(failureStatus(400, 'BadRequest', 'invalid JSON patch'))
       })
 
       it('answers 409 Conflict for a metadata.resourceVersion that is not the node\'s, and changes nothing', async () => {
@@ -102,16 +94,8 @@ describe('PATCH /api/v1/nodes/{name}', () => {
         await app.inject({ method: 'PUT', url: '/_stub/nodes/rack1-n01/state', payload: { power_state: 'off' } })
         const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ 'ceph-osd': 'enabled' }, { resourceVersion: read }) })
         expect(res.statusCode).toBe(409)
-        expect(res.json()).toEqual({
-          kind: 'Status',
-          apiVersion: 'v1',
-          metadata: {},
-          status: 'Failure',
-          message: 'Operation cannot be fulfilled on nodes "rack1-n01": the object has been modified; please apply your changes to the latest version and try again',
-          reason: 'Conflict',
-          details: { name: 'rack1-n01', kind: 'nodes' },
-          code: 409
-        })
+        expect(res.json()).toEqual(failureStatus(409, 'Conflict',
+          'Operation cannot be fulfilled on nodes "rack1-n01": the object has been modified; please apply your changes to the latest version and try again', { name: 'rack1-n01', kind: 'nodes' }))
         const node = (await app.inject({ url: '/api/v1/nodes/rack1-n01' })).json()
         expect(node.metadata.resourceVersion).toBe('5')
         expect(node.metadata.labels).not.toHaveProperty('ceph-osd')
@@ -131,15 +115,7 @@ describe('PATCH /api/v1/nodes/{name}', () => {
         const app = await appWithNodes()
         const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload: labelPatch({ 'ceph-osd': 'enabled' }, { name: 'rack1-n02' }) })
         expect(res.statusCode).toBe(400)
-        expect(res.json()).toEqual({
-          kind: 'Status',
-          apiVersion: 'v1',
-          metadata: {},
-          status: 'Failure',
-          message: 'the name of the object (rack1-n02) does not match the name on the URL (rack1-n01)',
-          reason: 'BadRequest',
-          code: 400
-        })
+        expect(res.json()).toEqual(failureStatus(400, 'BadRequest', 'the name of the object (rack1-n02) does not match the name on the URL (rack1-n01)'))
         const node = (await app.inject({ url: '/api/v1/nodes/rack1-n01' })).json()
         expect(node.metadata).toMatchObject({ resourceVersion: '1' })
         expect(node.metadata.labels).not.toHaveProperty('ceph-osd')
@@ -194,16 +170,7 @@ describe('PATCH /api/v1/nodes/{name}', () => {
     const app = await appWithNodes()
     const res = await app.inject({ method: 'PATCH', url: '/api/v1/nodes/rack1-n01', headers: { 'content-type': type }, payload })
     expect(res.statusCode).toBe(415)
-    expect(res.json()).toEqual({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: '415: Unsupported Media Type',
-      reason: 'UnsupportedMediaType',
-      details: {},
-      code: 415
-    })
+    expect(res.json()).toEqual(failureStatus(415, 'UnsupportedMediaType', '415: Unsupported Media Type', {}))
   })
 
   it('answers 415 for a patch without a content type', async () => {
@@ -230,7 +197,7 @@ describe('other requests under /api/v1', () => {
     const app = await appWithNodes()
     const res = await app.inject({ url })
     expect(res.statusCode).toBe(404)
-    expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 })
+    expect(res.json()).toEqual(failureStatus(404, 'NotFound', 'the server could not find the requested resource'))
   })
 
   it('takes node names of 253 characters, and answers 400 BadRequest as a Kubernetes Status for longer ones', async () => {

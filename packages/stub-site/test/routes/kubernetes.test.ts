@@ -1,6 +1,6 @@
 // The stand-in's Kubernetes node API, reads: lists, selectors, paging and one node, as the real API server answers.
 import { describe, expect, it } from 'vitest'
-import { MERGE, SYSTEM_LABELS, appWithNodes, labelPatch, names } from '../helpers/kube.ts'
+import { MERGE, SYSTEM_LABELS, appWithNodes, failureStatus, labelPatch, names } from '../helpers/kube.ts'
 
 describe('GET /api/v1/nodes', () => {
   it('answers a NodeList of every node', async () => {
@@ -69,7 +69,7 @@ describe('GET /api/v1/nodes?fieldSelector=', () => {
     const app = await appWithNodes()
     const res = await app.inject({ url: '/api/v1/nodes', query })
     expect(res.statusCode).toBe(400)
-    expect(res.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 })
+    expect(res.json()).toEqual(failureStatus(400, 'BadRequest', message))
   })
 })
 
@@ -152,15 +152,6 @@ describe('GET /api/v1/nodes/{name}', () => {
     const res = await app.inject({ url: '/api/v1/nodes/ghost' })
     expect(res.statusCode).toBe(404)
     expect(res.headers['content-type']).toMatch(/^application\/json/)
-    expect(res.json()).toEqual({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'nodes "ghost" not found',
-      reason: 'NotFound',
-      details: { name: 'ghost', kind: 'nodes' },
-      code: 404
-    })
+    expect(res.json()).toEqual(failureStatus(404, 'NotFound', 'nodes "ghost" not found', { name: 'ghost', kind: 'nodes' }))
   })
 })
