@@ -264,11 +264,14 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     const group = page().locator('table.steps tr.group-head', { hasText: 'drydock_build' })
     const groupState = async (): Promise<string> => (await group.locator('.badge').textContent()) ?? ''
     await expect.poll(groupState, { timeout: 30_000 }).toBe('running')
+    // paused once its hanging step runs: the group's first steps poll Drydock's tasks and take a while of their own
+    const prepareState = async (): Promise<string> => (await page().locator('tr[data-step="drydock_build.prepare_site"] .badge').textContent()) ?? ''
+    await expect.poll(prepareState, { timeout: 30_000 }).toBe('running')
     await confirmWith('pause')
     await expect.poll(lifecycle).toBe('Paused')
     // the step running when the pause came finishes; the next one does not start
     await running.releaseHang('update_site', updateId, 'drydock_build.prepare_site')
-    await expect.poll(async () => await page().locator('tr[data-step="drydock_build.prepare_site"] .badge').textContent(), { timeout: 30_000 }).toBe('success')
+    await expect.poll(prepareState, { timeout: 30_000 }).toBe('success')
     await expect.poll(groupState).toBe('paused')
     expect(await page().locator('tr[data-step="drydock_build.verify_nodes_exist"] .badge').textContent()).toBe('not started')
     const mark = group.locator('.pause-mark')
