@@ -47,6 +47,8 @@ export interface CallOptions {
   timeoutMs?: number
   /** Send no service token (e.g. obtaining one). */
   anonymous?: boolean
+  /** This call's largest body read (instead of the client's maxResponseBytes) and the reason given above it. */
+  maxResponseBytes?: { bytes: number, reason: string }
 }
 
 export interface HttpResponse {
@@ -72,14 +74,14 @@ function describe (error: unknown): { code: string, text: string } {
   return { code, text: e.cause?.message ?? e.message ?? String(error) }
 }
 
-async function readBody (body: Dispatcher.ResponseData['body'], limit: number, component: string): Promise<string> {
+async function readBody (body: Dispatcher.ResponseData['body'], limit: number, component: string, reason?: string): Promise<string> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of body) {
     size += (chunk as Buffer).length
     if (size > limit) {
       body.destroy()
-      throw new DownstreamError(component, `The ${component} answered with more than ${limit} bytes`)
+      throw new DownstreamError(component, reason ?? `The ${component} answered with more than ${limit} bytes`)
     }
     chunks.push(chunk as Buffer)
   }
@@ -150,7 +152,7 @@ export function createHttpClient (options: HttpClientOptions) {
     }
     let text: string
     try {
-      text = await readBody(response.body, maxResponseBytes, component)
+      text = await readBody(response.body, call.maxResponseBytes?.bytes ?? maxResponseBytes, component, call.maxResponseBytes?.reason)
     } catch (error) {
       if (error instanceof DownstreamError) throw error
       const timedOut = (error as Error).name === 'TimeoutError' || TIMEOUT_CODES.has(describe(error).code)

@@ -29,6 +29,17 @@ export const ConfigSchema = Type.Object({
   }),
   STORE_URL: Type.String({ default: 'http://127.0.0.1:9100/api/v1.0', description: 'Deckhand API base URL' }),
   STORE_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 1, description: 'Timeout of each store call' }),
+  // the revision list is read on nearly every request: a store that answers a huge one must not stall the service
+  STORE_MAX_REVISION_LIST_BYTES: Type.Integer({
+    default: 8_388_608,
+    minimum: 1,
+    description: 'Largest revision list (GET /revisions) read from the store, in bytes; a larger answer is refused with 502 while it is read'
+  }),
+  STORE_MAX_REVISIONS: Type.Integer({
+    default: 20_000,
+    minimum: 1,
+    description: 'Most revisions a store\'s revision list may hold; a longer list is refused with 502 before its entries are parsed'
+  }),
   VALIDATORS: Type.String({
     default: 'Promenade=http://127.0.0.1:9001/api/v1.0/validatedesign',
     description: 'Validating components called at commit: comma-separated Name=URL of their /validatedesign'

@@ -112,7 +112,14 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
 /** The clients of the components the orchestrator calls, each sending the one service token. */
 function createClients (config: Config, overrides: DepsOverrides, serviceAuth: ServiceTokenSource, metrics: Metrics | undefined) {
   return {
-    store: overrides.store ?? createStoreClient({ baseUrl: config.STORE_URL, timeoutMs: config.STORE_TIMEOUT_MS, serviceAuth, metrics }),
+    store: overrides.store ?? createStoreClient({
+      baseUrl: config.STORE_URL,
+      timeoutMs: config.STORE_TIMEOUT_MS,
+      maxRevisionListBytes: config.STORE_MAX_REVISION_LIST_BYTES,
+      maxRevisions: config.STORE_MAX_REVISIONS,
+      serviceAuth,
+      metrics
+    }),
     validators: overrides.validators ?? createValidatorClient({
       targets: parseValidators(config.VALIDATORS),
       timeoutMs: config.VALIDATOR_TIMEOUT_MS,

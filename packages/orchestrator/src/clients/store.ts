@@ -1,6 +1,8 @@
 // The document store (Deckhand's API v1.0): the only file that knows its paths and shapes.
 import type { Dispatcher } from 'undici'
-import { createHttpClient, DownstreamError, type CallContext, type Metrics, type ServiceTokenSource } from '@slipway/common'
+import {
+  createHttpClient, DownstreamError, parseYamlDocuments, type CallContext, type Metrics, type ServiceTokenSource
+} from '@slipway/common'
 import { createRevisionListReader } from './revision-list.ts'
 
 /**
@@ -28,15 +30,29 @@ export function createStoreClient (options: {
   serviceAuth?: ServiceTokenSource
   dispatcher?: Dispatcher
   metrics?: Pick<Metrics, 'outbound'>
+  /** Largest revision list read, in bytes (STORE_MAX_REVISION_LIST_BYTES); a larger answer is a 502. */
+  maxRevisionListBytes?: number
+  /** Most revisions a list may hold (STORE_MAX_REVISIONS); more is a 502. */
+  maxRevisions?: number
 }) {
-  const http = createHttpClient({ component: 'store', ...options })
+  const { maxRevisionListBytes = DEFAULT_MAX_REVISION_LIST_BYTES, maxRevisions = DEFAULT_MAX_REVISIONS, ...httpOptions } = options
+  const http = createHttpClient({ component: 'store', ...httpOptions })
   const yamlHeaders = { accept: 'application/x-yaml' }
 
   async function yamlOf<T> (path: string, ctx: CallContext, query?: Record<string, string>): Promise<T> {
     return await http.getYaml<T>(path, { ctx, query, headers: yamlHeaders })
   }
+  // the list is read on nearly every request: a store that answers too much of it (a broken one, or a hostile one)
+  // is refused as soon as its answer passes the bound, before any of it is parsed
+  const listTooLarge = {
+    bytes: maxRevisionListBytes,
+    reason: `The store answered GET /revisions with more than ${maxRevisionListBytes} bytes, the most the orchestrator reads (STORE_MAX_REVISION_LIST_BYTES)`
+  }
   const revisionList = createRevisionListReader({
-    parse: (text) => http.parseYaml({ statusCode: 200, headers: {}, text }, 'GET /revisions'),
+    parse: parseOneDocument,
+    maxEntries: maxRevisions,
+    tooMany: (count) => new DownstreamError('store',
+      `The store answered GET /revisions with ${count} revisions, more than ${maxRevisions}, the most the orchestrator reads (STORE_MAX_REVISIONS)`),
     toItem: (entry): Revision => {
       const r = (typeof entry === 'object' && entry !== null ? entry : {}) as { id?: unknown, tags?: unknown, createdAt?: string }
       return {
@@ -51,8 +67,8 @@ export function createStoreClient (options: {
     baseUrl: options.baseUrl,
     /** Every revision, oldest first: sorted by id here, as Deckhand's list promises no order. */
     async revisions (ctx: CallContext): Promise<Revision[]> {
-      const response = await http.expectOk('GET', '/revisions', { ctx, headers: yamlHeaders })
-      return revisionList.read(response.text).sort((a, b) => a.id - b.id)
+      const response = await http.expectOk('GET', '/revisions', { ctx, headers: yamlHeaders, maxResponseBytes: listTooLarge })
+      return (await revisionList.read(response.text)).sort((a, b) => a.id - b.id)
     },
     async diff (from: number, to: number, ctx: CallContext): Promise<Record<string, DiffStatus>> {
       return (await yamlOf<Record<string, DiffStatus> | null>(`/revisions/${from}/diff/${to}`, ctx)) ?? {}
@@ -114,3 +130,24 @@ export function createStoreClient (options: {
 }
 
 export type StoreClient = ReturnType<typeof createStoreClient>
+
+export const DEFAULT_MAX_REVISION_LIST_BYTES = 8 * 1024 * 1024
+export const DEFAULT_MAX_REVISIONS = 20_000
+
+/**
+ * The revision list's YAML (the whole answer, or a piece of it): one document. A second document after the first is
+ * refused, as Deckhand's own clients (PyYAML's safe_load) refuse it, rather than read as if it were not there.
+ */
+function parseOneDocument (text: string): unknown {
+  let documents: unknown[]
+  try {
+    documents = parseYamlDocuments(text)
+  } catch (error) {
+    const why = String((error as Error).message).split('\n')[0]
+    throw new DownstreamError('store', `The store answered GET /revisions with unreadable YAML (${why})`, { cause: error })
+  }
+  if (documents.length > 1) {
+    throw new DownstreamError('store', `The store answered GET /revisions with ${documents.length} YAML documents; a revision list is one`)
+  }
+  return documents[0] ?? null
+}

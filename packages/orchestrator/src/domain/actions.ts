@@ -15,7 +15,7 @@ import { executionDate, plainTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions } from './versions.ts'
 import type { Notes } from './notes.ts'
 import type { DatabaseLease } from './database-lease.ts'
-import { createActionStarter, targetNodesOf } from './actions-start.ts'
+import { createActionStarter, targetNodesProblem } from './actions-start.ts'
 import { createActionReconciler } from './actions-reconcile.ts'
 import { createPreRunChecks, PreRunFailure } from './pre-run-checks.ts'
 
@@ -191,9 +191,8 @@ export function createActions (deps: {
 
   /** An action on nodes names them: checked before anything is stored, so a bad list is a plain 400. */
   function requireTargetNodes (kind: ActionKind, parameters: Record<string, unknown>): void {
-    if (!kind.validators.includes('target-nodes') || targetNodesOf(parameters.target_nodes) !== undefined) return
-    throw new BadRequestError('Invalid target_nodes parameter',
-      'target_nodes must be a non-empty list of node names (or a comma-separated string)')
+    const problem = kind.validators.includes('target-nodes') ? targetNodesProblem(parameters.target_nodes) : undefined
+    if (problem !== undefined) throw new BadRequestError('Invalid target_nodes parameter', problem)
   }
 
   /**

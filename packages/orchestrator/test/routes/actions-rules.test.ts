@@ -25,6 +25,22 @@ describe('POST /api/v1.0/actions', () => {
     expect(t.engine.triggered).toEqual([])
   })
 
+  // each item names one node: the engine gets the list joined by commas, so "n1,n3" would act on n1 and n3
+  it.each([
+    ['relabel_nodes', ['n1,n3'], 'target_nodes item 0 ("n1,n3") holds a comma: each item names one node'],
+    ['redeploy_server', ['n1', 'n2 n3'], 'target_nodes item 1 ("n2 n3") holds whitespace: each item names one node'],
+    ['relabel_nodes', ['n1', ' n2'], 'target_nodes item 1 (" n2") holds whitespace: each item names one node'],
+    ['redeploy_server', ['n1', ''], 'target_nodes item 1 is empty: each item names one node'],
+    ['relabel_nodes', 'n1,,n3', 'target_nodes item 1 is empty: each item names one node']
+  ])('answers 400 Invalid target_nodes parameter for %s with %j, naming the item', async (name, targetNodes, reason) => {
+    const t = await buildTestApp()
+    const res = await create(t, { name, parameters: { target_nodes: targetNodes } })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ message: 'Invalid target_nodes parameter', reason, code: '400 Bad Request', status: 'Failure' })
+    expect(await t.repos.actions.list()).toEqual([])
+    expect(t.engine.triggered).toEqual([])
+  })
+
   it('answers 400 for a body that is not JSON or missing', async () => {
     const t = await buildTestApp()
     const broken = await t.app.inject({ method: 'POST', url: '/api/v1.0/actions', headers: JSON_HEADERS, payload: '{"name":' })
