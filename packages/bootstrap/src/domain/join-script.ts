@@ -15,6 +15,9 @@ import { DEBUG_REPORT, haproxyWrapper, helmWrapper, TEARDOWN } from './node-scri
 import { shellQuote } from './shell.ts'
 import { fill, fillEach, templateLines } from '../templates/index.ts'
 
+/** Stands for the payload archive while the script is filled; not base64, so never part of an archive. */
+const ARCHIVE_MARK = '@@payload-archive@@'
+
 /** Encryption was asked for by the design but cannot be done here: a 500, the service's own shortcoming. */
 export class EncryptionError extends ApiError {
   constructor (reason: string) {
@@ -285,7 +288,7 @@ export async function buildJoinScript (
   params: JoinParams,
   joinIps: string[],
   options: { remote?: RemoteFiles, now?: Date, encrypt?: (payload: Buffer) => Promise<Buffer> } = {}
-): Promise<string> {
+): Promise<Buffer> {
   if (documents.some((d) => d.schema === 'promenade/KubernetesNode/v1')) {
     throw new DesignError('Existing KubernetesNode documents found', 'ExistingKubernetesNodeDocumentError')
   }
@@ -307,10 +310,10 @@ export async function buildJoinScript (
   }
   const hostSystem = design.require('promenade/HostSystem/v1')
   const network = design.require('promenade/KubernetesNetwork/v1')
-  let archive: string
+  let payload: Buffer
   try {
-    const payload = await tarGz(await payloadFiles(design, params, joinIps, options.remote), options.now)
-    archive = (encrypted && options.encrypt !== undefined ? await options.encrypt(payload) : payload).toString('base64')
+    const archive = await tarGz(await payloadFiles(design, params, joinIps, options.remote), options.now)
+    payload = encrypted && options.encrypt !== undefined ? await options.encrypt(archive) : archive
   } catch (error) {
     if (error instanceof ArchiveError) throw new DesignError(`HostSystem files: ${error.message}`)
     throw error
@@ -328,7 +331,7 @@ export async function buildJoinScript (
   const proxyUrl = proxyUrlOf(network)
   const noProxy = noProxyOf(network, proxyUrl, clusterDomainOf(network, params.dynamicLabels.includes('kubeadm=enabled')))
   const dnsChecks = dnsNames(network, 'dns.bootstrap_validation_checks')
-  return fill('join.sh', {
+  const text = fill('join.sh', {
     hostname: params.hostname,
     node_name: shellQuote(params.hostname),
     dns_checks: dnsChecks.map(shellQuote).join(' '),
@@ -336,7 +339,7 @@ export async function buildJoinScript (
     apt_packages: packages.map(shellQuote).join(' '),
     remove_admin_credentials: params.leaveKubectl ? [] : templateLines('remove-admin-credentials.sh'),
     // the payload is base64: nothing in it can end the single-quoted word it is written in
-    unpack: templateLines(encrypted ? 'unpack-gpg.sh' : 'unpack.sh', { archive }),
+    unpack: templateLines(encrypted ? 'unpack-gpg.sh' : 'unpack.sh', { archive: ARCHIVE_MARK }),
     // the key text travels base64-encoded: no here-doc terminator or quote inside it can end the shell word
     apt_keys: fillEach('apt-key.sh', keys.map((key) => ({ key: shellQuote(Buffer.from(key).toString('base64')) }))),
     http_proxy: shellQuote(proxyUrl),
@@ -344,4 +347,24 @@ export async function buildJoinScript (
     no_proxy: shellQuote(noProxy),
     unit_commands: fillEach('systemd-unit.sh', unitCommands)
   })
+  return withPayload(text, payload)
+}
+
+/**
+ * The script's bytes, the payload's base64 in place of the mark. Written straight into the answer's buffer a slice at a
+ * time: a string of the payload's size, and each copy the fills and the reply would make of it, is never made.
+ */
+function withPayload (text: string, payload: Buffer): Buffer {
+  const at = text.indexOf(ARCHIVE_MARK)
+  const head = Buffer.from(text.slice(0, at))
+  const tail = Buffer.from(text.slice(at + ARCHIVE_MARK.length))
+  const script = Buffer.allocUnsafe(head.length + Math.ceil(payload.length / 3) * 4 + tail.length)
+  let offset = head.copy(script, 0)
+  // whole groups of three bytes a slice: only the last slice's base64 ends in padding
+  const slice = 3 * 64 * 1024
+  for (let i = 0; i < payload.length; i += slice) {
+    offset += script.write(payload.subarray(i, i + slice).toString('base64'), offset, 'latin1')
+  }
+  tail.copy(script, offset)
+  return script
 }

@@ -33,7 +33,7 @@ function storeFailure (error: unknown): unknown {
 export function createJoinScripts (deps: JoinScriptsDeps) {
   return {
     /** The join script for the node the query names (text/x-shellscript). */
-    async script (query: JoinQuery, ctx: CallerContext, log: Log): Promise<string> {
+    async script (query: JoinQuery, ctx: CallerContext, log: Log): Promise<Buffer> {
       const params = joinParamsOf(query)
       // the join IPs before the design, so that a Kubernetes failure wins over the store's
       const joinIps = await deps.kubernetes.apiServerIps()

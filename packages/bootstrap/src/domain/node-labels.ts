@@ -1,5 +1,6 @@
 // The node-labels rule (Promenade's, with its unit-test table): the request is the full desired set of labels; labels
-// missing from it are removed unless their key contains `kubernetes.io`.
+// missing from it are removed unless their key contains `kubernetes.io`. Only own keys count: a label may be named
+// like an Object.prototype member (`toString`, `constructor`), which `key in labels` would find on every object.
 
 export type LabelRequest = Record<string, string | null>
 export type LabelPatch = Record<string, string | null>
@@ -12,11 +13,11 @@ export function labelPatch (current: Record<string, string> | undefined, request
     return patch
   }
   for (const [key, value] of Object.entries(requested)) {
-    if (value === null && !(key in current)) continue
-    if (current[key] !== value) patch[key] = value
+    if (value === null && !Object.hasOwn(current, key)) continue
+    if (!Object.hasOwn(current, key) || current[key] !== value) patch[key] = value
   }
   for (const key of Object.keys(current)) {
-    if (!(key in requested) && !key.includes('kubernetes.io')) patch[key] = null
+    if (!Object.hasOwn(requested, key) && !key.includes('kubernetes.io')) patch[key] = null
   }
   return patch
 }

@@ -1,10 +1,11 @@
 // A minimal ustar writer and reader: the join script's payload is a gzip-compressed tar of files and symlinks,
 // and a HostSystem file may be one member of a tarball the design points at. Compressing and decompressing run on
 // zlib's thread pool, never on the event loop: a payload of tens of megabytes takes seconds to compress.
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { promisify } from 'node:util'
-import { gunzip, gzip } from 'node:zlib'
+import { createGzip, gunzip } from 'node:zlib'
 
-const gzipAsync = promisify(gzip)
 const gunzipAsync = promisify(gunzip)
 
 /** An entry that cannot be written to, or a member that cannot be read from, an archive. */
@@ -66,26 +67,37 @@ function header (entry: TarEntry, size: number, mtimeS: number): Buffer {
   return block
 }
 
-/** The entries as an uncompressed tar archive; a later entry with the same path wins when extracted. */
-export function tar (entries: TarEntry[], mtime = new Date()): Buffer {
+/** The archive's pieces in order: each entry's header, its bytes (as they are, never copied) and padding, then the end. */
+function * tarParts (entries: TarEntry[], mtime: Date): Generator<Buffer> {
   const mtimeS = Math.floor(mtime.getTime() / 1000)
-  const parts: Buffer[] = []
   for (const entry of entries) {
-    // a fetched file's bytes go in as they are: a copy of tens of megabytes is not made for nothing
     const body = entry.symlink !== undefined
       ? EMPTY
       : typeof entry.content === 'string' ? Buffer.from(entry.content) : entry.content ?? EMPTY
-    parts.push(header(entry, body.length, mtimeS), body)
+    yield header(entry, body.length, mtimeS)
+    if (body.length > 0) yield body
     const padding = (512 - (body.length % 512)) % 512
-    if (padding > 0) parts.push(Buffer.alloc(padding))
+    if (padding > 0) yield Buffer.alloc(padding)
   }
-  parts.push(Buffer.alloc(1024))
-  return Buffer.concat(parts)
+  yield Buffer.alloc(1024)
 }
 
-/** The entries as a .tar.gz, compressed off the event loop. */
+/** The entries as an uncompressed tar archive; a later entry with the same path wins when extracted. */
+export function tar (entries: TarEntry[], mtime = new Date()): Buffer {
+  return Buffer.concat([...tarParts(entries, mtime)])
+}
+
+/**
+ * The entries as a .tar.gz, compressed off the event loop. The tar is never made whole: each piece goes into the
+ * compressor as it comes, so a join holds its files and the compressed payload, not a copy of every file besides.
+ * The bytes are those of gzip(tar(entries)): deflate's output does not depend on how its input is cut.
+ */
 export async function tarGz (entries: TarEntry[], mtime = new Date()): Promise<Buffer> {
-  return await gzipAsync(tar(entries, mtime))
+  const compressed: Buffer[] = []
+  await pipeline(Readable.from(tarParts(entries, mtime), { objectMode: false }), createGzip(), async (source: AsyncIterable<Buffer>) => {
+    for await (const chunk of source) compressed.push(chunk)
+  })
+  return Buffer.concat(compressed)
 }
 
 function field (block: Buffer, start: number, length: number): string {

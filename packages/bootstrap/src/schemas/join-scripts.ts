@@ -90,4 +90,6 @@ export const JoinQuerySchema = Type.Object({
 })
 export type JoinQuery = Static<typeof JoinQuerySchema>
 
-export const JoinScriptTextSchema = Type.String({ description: 'The join script (text/x-shellscript)' })
+// text on the wire; the service answers it as the bytes it has made, a payload of hundreds of megabytes never
+// turned into a string
+export const JoinScriptTextSchema = Type.Unsafe<string | Buffer>(Type.String({ description: 'The join script (text/x-shellscript)' }))

@@ -137,6 +137,6 @@ describe('the join script, byte for byte', () => {
     })
     const file = resolve(GOLDEN_DIR, `${name}.sh`)
     if (process.env.GOLDEN_RECORD === '1') writeFileSync(file, script)
-    expect(script).toBe(readFileSync(file, 'utf8'))
+    expect(script.toString()).toBe(readFileSync(file, 'utf8'))
   })
 })

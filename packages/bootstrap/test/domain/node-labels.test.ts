@@ -17,6 +17,13 @@ describe('labelPatch (spec/bootstrap.md §8.2 table)', () => {
     expect(labelPatch({ a: '1', 'node-role.kubernetes.io/worker': '' }, { a: null, z: null })).toEqual({ a: null })
     expect(labelPatch({ 'x.k8s.io/y': '1', 'topology.kubernetes.io/zone': 'z1' }, {})).toEqual({ 'x.k8s.io/y': null })
   })
+
+  it('reads own keys only: labels named like Object.prototype members are removed, set and left alone like any other', () => {
+    expect(labelPatch({ toString: 'x', constructor: 'y', a: '1' }, { a: '1' })).toEqual({ toString: null, constructor: null })
+    expect(labelPatch({ a: '1' }, { a: '1', valueOf: 'v', hasOwnProperty: 'h' })).toEqual({ valueOf: 'v', hasOwnProperty: 'h' })
+    expect(labelPatch({ a: '1' }, { a: '1', toString: null, constructor: null })).toEqual({})
+    expect(labelPatch({ toString: 'x' }, { toString: 'x' })).toEqual({})
+  })
 })
 
 describe('label syntax', () => {

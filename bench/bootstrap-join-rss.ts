@@ -1,0 +1,118 @@
+// Benchmark of one join's working set (issue 35): a fresh bootstrap service process (node
+// packages/bootstrap/src/server.ts) answers join-scripts for a design whose HostSystem names COUNT files of SIZE MiB
+// of random bytes (they do not compress: the worst case), served with the design and a stand-in Kubernetes API from
+// a local HTTP server on 127.0.0.1. Printed: the service's resident memory before the join, its peak (VmHWM of
+// /proc/<pid>/status) after the first join (files fetched) and after a second one (files from the cache), the answer's
+// size and the time taken.
+// Run: node bench/bootstrap-join-rss.ts [COUNT [SIZE]]   (default: 6 files of 48 MiB; BOOTSTRAP_ROOT=<a checkout>
+// measures that one)
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { request } from 'undici'
+import { parseAllDocuments, stringify } from 'yaml'
+
+const ROOT = process.env.BOOTSTRAP_ROOT ?? resolve(import.meta.dirname, '..')
+const TOKEN = 'bench-admin-token'
+const COUNT = Number(process.argv[2] ?? 6)
+const SIZE_MIB = Number(process.argv[3] ?? 48)
+
+/** Serves `routes` (path → body) and a one-node Kubernetes API on 127.0.0.1, any free port. */
+async function serve (routes: Map<string, Buffer | string>): Promise<{ url: string, server: Server }> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/'
+    if (path === '/api/v1/nodes') {
+      res.setHeader('content-type', 'application/json')
+      const node = { metadata: { name: 'n0' }, status: { addresses: [{ type: 'InternalIP', address: '192.168.77.10' }] } }
+      res.end(JSON.stringify({ items: [node] }))
+      return
+    }
+    const body = routes.get(path)
+    if (body === undefined) { res.statusCode = 404; res.end('no'); return }
+    res.setHeader('content-type', 'application/octet-stream')
+    res.end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  return { url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`, server }
+}
+
+/** The example site with HostSystem `files` added. */
+function exampleWithFiles (files: unknown[]): string {
+  const text = readFileSync(join(ROOT, 'examples/site/global.yaml'), 'utf8') + '\n---\n' +
+    readFileSync(join(ROOT, 'examples/site/site.yaml'), 'utf8')
+  return parseAllDocuments(text).flatMap((doc) => {
+    const value = doc.toJS() as { schema: string, data: { files?: unknown[] } } | null
+    if (value === null) return []
+    if (value.schema === 'promenade/HostSystem/v1') value.data.files = [...(value.data.files ?? []), ...files]
+    return [stringify(value)]
+  }).join('---\n')
+}
+
+/** Starts the service with `env`; resolves with its base URL once it has said where it listens. */
+async function startService (env: Record<string, string>): Promise<{ url: string, child: ChildProcess }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bootstrap-bench-'))
+  const tokens = join(dir, 'tokens.yaml')
+  writeFileSync(tokens, `tokens:\n  ${TOKEN}: {user: admin, project: service, roles: [admin]}\n`)
+  const child = spawn(process.execPath, [join(ROOT, 'packages/bootstrap/src/server.ts')], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_PROVIDER: 'static', AUTH_TOKENS_FILE: tokens, ...env },
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  process.on('exit', () => child.kill('SIGKILL'))
+  child.on('exit', () => { rmSync(dir, { recursive: true, force: true }) })
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString()
+      const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(buffered)
+      if (match?.[1] !== undefined) resolve(match[1])
+    })
+    child.on('exit', (code) => { reject(new Error(`the service exited (${code})`)) })
+  })
+  child.stdout?.resume()
+  return { url: `${url}/api/v1.0`, child }
+}
+
+/** VmHWM (peak) and VmRSS (now) of a process, MiB. */
+function memory (pid: number | undefined): { peak: number, now: number } {
+  const status = readFileSync(`/proc/${pid ?? 0}/status`, 'utf8')
+  const read = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN) / 1024
+  return { peak: read('VmHWM'), now: read('VmRSS') }
+}
+
+const routes = new Map<string, Buffer | string>()
+const host = await serve(routes)
+const files = Array.from({ length: COUNT }, (_, i) => {
+  routes.set(`/blob-${i}`, randomBytes(SIZE_MIB * 1024 * 1024))
+  return { path: `/opt/blob-${i}`, url: `${host.url}/blob-${i}` }
+})
+routes.set('/site.yaml', exampleWithFiles(files))
+const address = new URL(host.url).host
+const service = await startService({
+  DESIGN_HOSTS: address, FILE_HOSTS: address, KUBE_API_URL: host.url, FILE_MAX_BYTES: String((SIZE_MIB + 1) * 1024 * 1024)
+})
+const query = new URLSearchParams([
+  ['design_ref', `${host.url}/site.yaml`], ['hostname', 'n1'], ['ip', '192.168.77.11'], ['domain', 'example.local']
+])
+try {
+  const idle = memory(service.child.pid)
+  console.log(`join-rss: ${COUNT} files of ${SIZE_MIB} MiB (${COUNT * SIZE_MIB} MiB, random bytes); service at rest ${idle.now.toFixed(0)} MiB`)
+  for (const round of ['first join (fetched)', 'second join (cached)']) {
+    const started = performance.now()
+    const res = await request(`${service.url}/join-scripts?${query.toString()}`, {
+      headers: { 'x-auth-token': TOKEN }, headersTimeout: 600_000, bodyTimeout: 600_000
+    })
+    let bytes = 0
+    for await (const chunk of res.body) bytes += (chunk as Buffer).length
+    if (res.statusCode !== 200) throw new Error(`the join answered ${res.statusCode}`)
+    const { peak, now } = memory(service.child.pid)
+    console.log(`  ${round}: ${((performance.now() - started) / 1000).toFixed(1)} s, answer ${(bytes / 1024 / 1024).toFixed(0)} MiB, ` +
+      `peak RSS ${peak.toFixed(0)} MiB, now ${now.toFixed(0)} MiB`)
+  }
+} finally {
+  service.child.kill('SIGTERM')
+  host.server.close()
+}
