@@ -9,20 +9,20 @@
 //   cachebytes: the file fetcher in this process (the service's defaults) fetching 24 different 24 MiB files; the
 //            bytes of buffers still held once garbage is collected, which is what the cache keeps
 // Run: node bench/bootstrap-bounds.ts [cases...]   (default: all four; BOOTSTRAP_ROOT=<a checkout> measures that one)
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { request } from 'undici'
 import { parseAllDocuments, stringify } from 'yaml'
+import { BENCH_TOKEN, BOOTSTRAP_ROOT, startBootstrapService, type BenchService } from './bootstrap-service.ts'
 import { syntheticSite } from './render.ts'
 
-const ROOT = process.env.BOOTSTRAP_ROOT ?? resolve(import.meta.dirname, '..')
-const TOKEN = 'bench-admin-token'
+const ROOT = BOOTSTRAP_ROOT
+const TOKEN = BENCH_TOKEN
 const HEADERS = { 'x-auth-token': TOKEN }
 
 /** A local HTTP server answering `routes` (path → body); records nothing, serves on 127.0.0.1, port 0. */
@@ -45,35 +45,19 @@ async function serve (routes: Map<string, Buffer | string>): Promise<{ url: stri
   return { url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`, server }
 }
 
-interface Service { url: string, child: ChildProcess }
+type Service = BenchService
 
 // a service still running when the bench ends (a failure, Ctrl-C) is stopped with it
 const running = new Set<ChildProcess>()
 process.on('exit', () => { for (const child of running) child.kill('SIGKILL') })
 process.on('SIGINT', () => { process.exit(130) })
 
-/** Starts the bootstrap service with `env`; resolves once it has said where it listens. */
+/** Starts the bootstrap service with `env`, tracked until it exits. */
 async function startService (env: Record<string, string>): Promise<Service> {
-  const dir = mkdtempSync(join(tmpdir(), 'bootstrap-bench-'))
-  const tokens = join(dir, 'tokens.yaml')
-  writeFileSync(tokens, `tokens:\n  ${TOKEN}: {user: admin, project: service, roles: [admin]}\n`)
-  const child = spawn(process.execPath, [join(ROOT, 'packages/bootstrap/src/server.ts')], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_PROVIDER: 'static', AUTH_TOKENS_FILE: tokens, ...env },
-    stdio: ['ignore', 'pipe', 'inherit']
-  })
-  running.add(child)
-  child.on('exit', () => { running.delete(child); rmSync(dir, { recursive: true, force: true }) })
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffered = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString()
-      const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(buffered)
-      if (match?.[1] !== undefined) resolve(match[1])
-    })
-    child.on('exit', (code) => { reject(new Error(`the service exited (${code})`)) })
-  })
-  child.stdout?.resume()
-  return { url: `${url}/api/v1.0`, child }
+  const service = await startBootstrapService(env)
+  running.add(service.child)
+  service.child.on('exit', () => { running.delete(service.child) })
+  return service
 }
 
 async function stopService (service: Service): Promise<void> {

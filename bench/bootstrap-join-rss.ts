@@ -6,17 +6,16 @@
 // size and the time taken.
 // Run: node bench/bootstrap-join-rss.ts [COUNT [SIZE]]   (default: 6 files of 48 MiB; BOOTSTRAP_ROOT=<a checkout>
 // measures that one)
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { request } from 'undici'
 import { parseAllDocuments, stringify } from 'yaml'
+import { BENCH_TOKEN, BOOTSTRAP_ROOT, startBootstrapService, type BenchService } from './bootstrap-service.ts'
 
-const ROOT = process.env.BOOTSTRAP_ROOT ?? resolve(import.meta.dirname, '..')
-const TOKEN = 'bench-admin-token'
+const ROOT = BOOTSTRAP_ROOT
+const TOKEN = BENCH_TOKEN
 const COUNT = Number(process.argv[2] ?? 6)
 const SIZE_MIB = Number(process.argv[3] ?? 48)
 
@@ -52,28 +51,11 @@ function exampleWithFiles (files: unknown[]): string {
   }).join('---\n')
 }
 
-/** Starts the service with `env`; resolves with its base URL once it has said where it listens. */
-async function startService (env: Record<string, string>): Promise<{ url: string, child: ChildProcess }> {
-  const dir = mkdtempSync(join(tmpdir(), 'bootstrap-bench-'))
-  const tokens = join(dir, 'tokens.yaml')
-  writeFileSync(tokens, `tokens:\n  ${TOKEN}: {user: admin, project: service, roles: [admin]}\n`)
-  const child = spawn(process.execPath, [join(ROOT, 'packages/bootstrap/src/server.ts')], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_PROVIDER: 'static', AUTH_TOKENS_FILE: tokens, ...env },
-    stdio: ['ignore', 'pipe', 'inherit']
-  })
-  process.on('exit', () => child.kill('SIGKILL'))
-  child.on('exit', () => { rmSync(dir, { recursive: true, force: true }) })
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffered = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString()
-      const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(buffered)
-      if (match?.[1] !== undefined) resolve(match[1])
-    })
-    child.on('exit', (code) => { reject(new Error(`the service exited (${code})`)) })
-  })
-  child.stdout?.resume()
-  return { url: `${url}/api/v1.0`, child }
+/** Starts the service with `env`, killed if this process exits first. */
+async function startService (env: Record<string, string>): Promise<BenchService> {
+  const service = await startBootstrapService(env)
+  process.on('exit', () => service.child.kill('SIGKILL'))
+  return service
 }
 
 /** VmHWM (peak) and VmRSS (now) of a process, MiB. */
