@@ -27,7 +27,7 @@ export function banner (options: { stack: Stack, dataDir: string, startedMs: num
       ? `  engine        ${urls.engine}/api/v2     (Airflow 3 stand-in, API base)`
       : `  engine        ${urls.engine}/api/v2     (Apache Airflow ${options.stack.airflow.version}, ` +
         `user ${options.stack.airflow.username}, password ${options.stack.airflow.password}; home ${options.stack.airflow.home})`,
-    `  site          ${urls.site}/api/v1.0   (Drydock + Kubernetes stand-in, API base)`,
+    `  site          ${urls.site}/api/v1.0   (Drydock, Armada at /armada/api/v1.0, Kubernetes at /api/v1)`,
     '',
     `  console       ${urls.orchestrator}/console/   (sign in with the admin token)`,
     `  admin token   ${adminToken}`,
