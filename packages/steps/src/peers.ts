@@ -87,6 +87,8 @@ function keystoneSession (config: PeersConfig, dispatcher?: Dispatcher) {
 export interface Peers {
   /** The HTTP client of a peer, or null when it is not configured (nor in the catalog). */
   client: (peer: PeerName) => Promise<HttpClient | null>
+  /** A peer's base URL (its setting, else its catalog endpoint), or null when it has none. */
+  url: (peer: PeerName) => Promise<string | null>
   /** Where a peer was found, for the log: a URL, or why there is none. */
   describe: (peer: PeerName) => Promise<string>
 }
@@ -104,6 +106,7 @@ export function createPeers (config: PeersConfig, options: { dispatcher?: Dispat
   }
 
   return {
+    url: urlOf,
     async client (peer) {
       const baseUrl = await urlOf(peer)
       if (baseUrl === null) return null

@@ -74,9 +74,8 @@ export function stepContext (call: StepCall, io: StepIo, deps: StepLibraryDeps):
     armada: typed('armada', armadaClient),
     promenade: typed('promenade', designPeer),
     async designRef () {
-      const http = await deps.peers.client('deckhand')
       // the Deckhand URL as the peers reach it: the one the steps use
-      return designRefOf(call, http === null ? null : (await deps.peers.describe('deckhand')))
+      return designRefOf(call, await deps.peers.url('deckhand'))
     },
     revision: () => revisionOf(call),
     async configuration () {
