@@ -1,5 +1,6 @@
-// `npm run test:airflow`: the suites that run Slipway on a real Apache Airflow (AIRFLOW_VERSION, default 3.1.5) and
-// hold stub-engine to it. One Airflow at a time on a small machine: files run one after another.
+// `npm run test:airflow`: the suites that run Slipway on a real Apache Airflow (AIRFLOW_VERSION, default 3.1.5; its
+// database as AIRFLOW_TEST_DATABASE says, test/real/helpers/airflow-database.ts) and hold stub-engine to it. One
+// Airflow at a time on a small machine: files run one after another.
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({

@@ -8,12 +8,14 @@ import { join, resolve } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newUlid } from '@slipway/common'
+import { testPostgres } from '@slipway/common/testing'
 import { freePort } from '../src/ports.ts'
 import { stackEnvironment, type ProcessName } from '../src/stack.ts'
 import { runningStack } from './helpers/running-stack.ts'
 
-const PG_URL = process.env.TEST_DATABASE_URL ?? ''
-if (PG_URL === '') console.warn('two orchestrators: TEST_DATABASE_URL is not set; the test is reported as skipped')
+const POSTGRES = testPostgres('two orchestrators')
+// the stack's environment is written when the file is collected: a required PostgreSQL that is missing fails it here
+const PG_URL = POSTGRES.skip ? '' : POSTGRES.url()
 const REPO = resolve(import.meta.dirname, '../../..')
 const SITE = join(REPO, 'examples/site')
 const ADMIN = 'two-orchestrators-admin-token'
@@ -25,7 +27,7 @@ const ORCHESTRATOR_ENV = { DATABASE_URL, COMMIT_LOCK_LEASE_S: String(LEASE_S), A
 
 type Answer = { status: number, text: string, json: () => any }
 
-describe.skipIf(PG_URL === '')('two orchestrators on one PostgreSQL database', () => {
+describe.skipIf(POSTGRES.skip)('two orchestrators on one PostgreSQL database', () => {
   let admin: pg.Client | undefined
   beforeAll(async () => {
     admin = new pg.Client({ connectionString: PG_URL })

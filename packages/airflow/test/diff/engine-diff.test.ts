@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AirflowUnavailableError, DEFAULT_VERSION, installAirflow, SITE_DAGS, startAirflow, type Airflow } from '@slipway/airflow'
 import { loadConfig as engineConfig, startEngine, type RunningEngine } from '@slipway/stub-engine'
+import { AIRFLOW_DATABASE_NAME, airflowDatabase, type AirflowDatabase } from '../real/helpers/airflow-database.ts'
 import { recorder, type Recorder, type Target } from './client.ts'
 import { clientView, type ClientView } from './client-view.ts'
 import { knownReason } from './known.ts'
@@ -26,7 +27,7 @@ try {
   unavailable = error.message
 }
 const title = unavailable === undefined
-  ? `stub-engine against Apache Airflow ${version}`
+  ? `stub-engine against Apache Airflow ${version} on ${AIRFLOW_DATABASE_NAME}`
   : `stub-engine against Apache Airflow ${version} — skipped: ${unavailable}`
 
 const PASSWORD = 'diff-password-0123456789'
@@ -41,15 +42,17 @@ describe.skipIf(unavailable !== undefined)(title, () => {
   let airflow: Airflow | undefined
   let engine: RunningEngine | undefined
   let home: string | undefined
+  let database: AirflowDatabase | undefined
   const recorded: Record<'stub-engine' | 'airflow', Recorder | undefined> = { 'stub-engine': undefined, airflow: undefined }
   const structures = new Map<string, unknown>()
   const views: Record<'stub-engine' | 'airflow', ClientView | undefined> = { 'stub-engine': undefined, airflow: undefined }
 
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'slipway-engine-diff-'))
+    database = await airflowDatabase()
     const started = Date.now()
-    airflow = await startAirflow({ version, home, password: PASSWORD, jwtSecret: JWT_SECRET, taskEnv: {} })
-    say(`Airflow ${airflow.version} ready at ${airflow.url} in ${Date.now() - started} ms`)
+    airflow = await startAirflow({ version, home, databaseUrl: database.url, password: PASSWORD, jwtSecret: JWT_SECRET, taskEnv: {} })
+    say(`Airflow ${airflow.version} on ${AIRFLOW_DATABASE_NAME} ready at ${airflow.url} in ${Date.now() - started} ms`)
     engine = await startEngine(engineConfig({
       HOST: '127.0.0.1',
       PORT: '0',
@@ -80,6 +83,7 @@ describe.skipIf(unavailable !== undefined)(title, () => {
   afterAll(async () => {
     await engine?.close()
     await airflow?.close()
+    await database?.drop()
     if (home !== undefined) rmSync(home, { recursive: true, force: true })
   })
 

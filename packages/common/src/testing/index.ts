@@ -1,5 +1,7 @@
-// Test fakes for services built on common: a static authenticator with well-known tokens.
+// Test fakes for services built on common: a static authenticator with well-known tokens, and the tests' PostgreSQL.
 import { createStaticAuthenticator } from '../auth/static.ts'
+
+export { testPostgres, type TestPostgres } from './postgres.ts'
 
 /** Tokens known to `testAuthenticator()`. */
 export const TEST_TOKENS = {

@@ -12,7 +12,7 @@ import type { ActionRecord, Repositories } from '../../src/db/repositories.ts'
 import { MIGRATIONS } from '../../src/db/migrations.ts'
 import { openSqlite } from '../../src/db/sqlite.ts'
 import { openPostgres } from '../../src/db/postgres.ts'
-import { DATABASES } from '../helpers/databases.ts'
+import { DATABASES, POSTGRES } from '../helpers/databases.ts'
 
 function action (overrides: Partial<ActionRecord> = {}): ActionRecord {
   return {
@@ -125,8 +125,8 @@ describe('a database from before actions were saved before their trigger', () =>
     await expectUpgraded(repos)
   })
 
-  const url = process.env.TEST_DATABASE_URL
-  it.skipIf(url === undefined || url === '')('postgres: upgrades, its actions started or refused', async () => {
+  it.skipIf(POSTGRES.skip)('postgres: upgrades, its actions started or refused', async () => {
+    const url = POSTGRES.url()
     const schema = `t_${newUlid().toLowerCase()}`
     const admin = new pg.Client({ connectionString: url })
     await admin.connect()
@@ -134,7 +134,7 @@ describe('a database from before actions were saved before their trigger', () =>
     await admin.query(`CREATE SCHEMA ${schema}`)
     await admin.query(`SET search_path = ${schema}`)
     await admin.query(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY); INSERT INTO schema_migrations VALUES (1); ${MIGRATIONS[0]?.postgres ?? ''} ${V1_ROWS}`)
-    const repos = await openPostgres(String(url), { schema })
+    const repos = await openPostgres(url, { schema })
     onTestFinished(async () => { await repos.close() })
     await expectUpgraded(repos)
   })

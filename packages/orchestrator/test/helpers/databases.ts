@@ -1,17 +1,19 @@
-// The orchestrator's two databases for tests: the embedded SQLite in a temp folder and, when TEST_DATABASE_URL is
-// set, PostgreSQL in a fresh schema. Each open is cleaned up when the test finishes.
+// The orchestrator's two databases for tests: the embedded SQLite in a temp folder and PostgreSQL in a fresh schema
+// of TEST_DATABASE_URL (skipped without it, failed without it under SLIPWAY_REQUIRE_POSTGRES=1). Each open is
+// cleaned up when the test finishes.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { onTestFinished } from 'vitest'
 import { newUlid } from '@slipway/common'
+import { testPostgres } from '@slipway/common/testing'
 import type { Repositories } from '../../src/db/repositories.ts'
 import { openSqlite } from '../../src/db/sqlite.ts'
 import { openPostgres } from '../../src/db/postgres.ts'
 
-const PG_URL = process.env.TEST_DATABASE_URL
-if (PG_URL === undefined || PG_URL === '') console.warn('orchestrator database tests: TEST_DATABASE_URL is not set; the PostgreSQL half of each is reported as skipped')
+/** The tests' PostgreSQL (TEST_DATABASE_URL), for a PostgreSQL test of its own. */
+export const POSTGRES = testPostgres('orchestrator database tests')
 
 /** Each database opened fresh; `reopen` gives a new connection to the same data (restart). */
 export const DATABASES: Array<{
@@ -39,19 +41,20 @@ export const DATABASES: Array<{
   },
   {
     name: 'postgres',
-    skip: PG_URL === undefined || PG_URL === '',
+    skip: POSTGRES.skip,
     open: async () => {
+      const url = POSTGRES.url()
       const schema = `t_${newUlid().toLowerCase()}`
-      const admin = new pg.Client({ connectionString: PG_URL })
+      const admin = new pg.Client({ connectionString: url })
       await admin.connect()
       await admin.query(`CREATE SCHEMA ${schema}`)
       onTestFinished(async () => { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.end() })
-      const repos = await openPostgres(String(PG_URL), { schema })
+      const repos = await openPostgres(url, { schema })
       onTestFinished(async () => { await repos.close() })
       return {
         repos,
         reopen: async () => {
-          const again = await openPostgres(String(PG_URL), { schema })
+          const again = await openPostgres(url, { schema })
           onTestFinished(async () => { await again.close() })
           return again
         }

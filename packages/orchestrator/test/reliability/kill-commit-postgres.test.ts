@@ -6,9 +6,8 @@
 // same; no lock row in force and no advisory lock is left.
 import { describe, expect, it } from 'vitest'
 import { GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
-import { call, PG_URL, twoOrchestrators, type Answer } from './two-on-postgres.ts'
+import { call, POSTGRES, twoOrchestrators, type Answer } from './two-on-postgres.ts'
 
-if (PG_URL === '') console.warn('kill mid-commit on PostgreSQL: TEST_DATABASE_URL is not set; these tests are reported as skipped')
 // long enough that the other orchestrator is refused at least once on a busy machine, short enough to wait out
 const LEASE_S = 8
 const YAML = 'application/x-yaml'
@@ -21,7 +20,7 @@ const CASES = [
   { name: 'its committed-tag write held, then lost', component: 'store', path: /\/revisions\/\d+\/tags\/committed$/, fate: 'lose' }
 ] as const
 
-describe.skipIf(PG_URL === '')('two orchestrators on PostgreSQL, one killed mid-commit', () => {
+describe.skipIf(POSTGRES.skip)('two orchestrators on PostgreSQL, one killed mid-commit', () => {
   it.each(CASES)('$name: the other commits once the lease is over, and the buffer is committed exactly once', async ({ component, path, fate }) => {
     const w = await twoOrchestrators({ leaseS: LEASE_S })
     expect((await call(w.a.origin, 'POST', '/configdocs/global', GLOBAL_YAML, YAML)).status).toBe(201)

@@ -7,9 +7,8 @@
 // until its lease and no longer, and the next site action starts exactly one run.
 import { describe, expect, it } from 'vitest'
 import { GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
-import { call, PG_URL, twoOrchestrators, type TwoOrchestrators } from './two-on-postgres.ts'
+import { call, POSTGRES, twoOrchestrators, type TwoOrchestrators } from './two-on-postgres.ts'
 
-if (PG_URL === '') console.warn('kill mid-create on PostgreSQL: TEST_DATABASE_URL is not set; these tests are reported as skipped')
 const LEASE_S = 8
 const YAML = 'application/x-yaml'
 const JSON_TYPE = 'application/json'
@@ -39,7 +38,7 @@ async function runsEnded (w: TwoOrchestrators, dagId: string): Promise<Array<{ d
   }
 }
 
-describe.skipIf(PG_URL === '')('two orchestrators on PostgreSQL, one killed mid-create', () => {
+describe.skipIf(POSTGRES.skip)('two orchestrators on PostgreSQL, one killed mid-create', () => {
   it.each(['land', 'lose'] as const)('its trigger held, then %s: no run without its action, no action pending forever, the lock free at its lease', async (fate) => {
     // the reconciler settles an unconfirmed start every second; a run still absent two engine timeouts (2 × 2 s)
     // after its trigger was sent is a start that failed

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path'
 import pg from 'pg'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { newUlid } from '@slipway/common'
+import { testPostgres } from '@slipway/common/testing'
 import { loadConfig as storeConfig, startStore } from '@slipway/stub-store'
 import { testStoreEnv } from '@slipway/stub-store/testing'
 import { loadConfig as engineConfig, startEngine } from '@slipway/stub-engine'
@@ -18,8 +19,7 @@ import { createEngineClient } from '../../src/clients/engine.ts'
 const SERVER = resolve(import.meta.dirname, '../../src/server.ts')
 const TOKEN = 'kill-test-admin-token'
 const MARKER = '0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9'
-const PG_URL = process.env.TEST_DATABASE_URL ?? ''
-if (PG_URL === '') console.warn('orchestrator kill test: TEST_DATABASE_URL is not set; its PostgreSQL half is reported as skipped')
+const POSTGRES = testPostgres('orchestrator kill test')
 
 interface Running {
   url: string
@@ -69,14 +69,15 @@ const BACKENDS = [
   },
   {
     name: 'postgres',
-    skip: PG_URL === '',
+    skip: POSTGRES.skip,
     database: async (): Promise<Record<string, string>> => {
+      const pgUrl = POSTGRES.url()
       const schema = `t_${newUlid().toLowerCase()}`
-      const admin = new pg.Client({ connectionString: PG_URL })
+      const admin = new pg.Client({ connectionString: pgUrl })
       await admin.connect()
       await admin.query(`CREATE SCHEMA ${schema}`)
       onTestFinished(async () => { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.end() })
-      const url = new URL(PG_URL)
+      const url = new URL(pgUrl)
       url.searchParams.set('options', `-c search_path=${schema}`)
       return { DATABASE_URL: url.toString() }
     }

@@ -9,7 +9,7 @@ import pg from 'pg'
 import { parse } from 'yaml'
 import { onTestFinished } from 'vitest'
 import { newUlid } from '@slipway/common'
-import { TEST_TOKENS } from '@slipway/common/testing'
+import { TEST_TOKENS, testPostgres } from '@slipway/common/testing'
 import { loadConfig as storeConfig, startStore } from '@slipway/stub-store'
 import { loadConfig as engineConfig, startEngine } from '@slipway/stub-engine'
 import { startValidator } from '../helpers/stack.ts'
@@ -18,7 +18,8 @@ import { SERVERS, startService, type ServiceProcess } from './service-process.ts
 
 export { call, type Answer } from './service-process.ts'
 
-export const PG_URL = process.env.TEST_DATABASE_URL ?? ''
+/** The tests' PostgreSQL: skipped without TEST_DATABASE_URL, failed without it under SLIPWAY_REQUIRE_POSTGRES=1. */
+export const POSTGRES = testPostgres('two orchestrators on PostgreSQL')
 
 export interface TwoOptions {
   leaseS: number
@@ -28,8 +29,9 @@ export interface TwoOptions {
 }
 
 export async function twoOrchestrators (options: TwoOptions) {
+  const pgUrl = POSTGRES.url()
   const schema = `t_${newUlid().toLowerCase()}`
-  const sql = new pg.Client({ connectionString: PG_URL })
+  const sql = new pg.Client({ connectionString: pgUrl })
   await sql.connect()
   await sql.query(`CREATE SCHEMA ${schema}`)
   onTestFinished(async () => { await sql.query(`DROP SCHEMA ${schema} CASCADE`); await sql.end() })
@@ -49,7 +51,7 @@ export async function twoOrchestrators (options: TwoOptions) {
     validator: await startHoldingProxy(validator.url)
   }
 
-  const databaseUrl = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+  const databaseUrl = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`
   const env = (urls: { store: string, engine: string, validator: string }): Record<string, string> => ({
     DATABASE_URL: databaseUrl,
     ORCHESTRATOR_DATA_DIR: join(dir, 'unused'),

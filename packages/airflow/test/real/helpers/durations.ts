@@ -2,7 +2,9 @@
 // engine reports for them. Airflow 3.1 on SQLite computes a task's duration in SQL as the difference of the whole
 // epoch seconds plus the difference of the seconds-of-the-minute fields (strftime %s and %f), so the whole seconds
 // are counted twice and a try that crosses a minute boundary can even get a negative duration; Airflow 3.3 takes
-// the difference of the Julian days (right). The orchestrator passes the engine's duration through.
+// the difference of the Julian days (right), as does either on PostgreSQL. The orchestrator passes the engine's
+// duration through.
+import { AIRFLOW_DATABASE, type AirflowDatabaseKind } from './airflow-database.ts'
 import { AIRFLOW_VERSION } from './airflow-install.ts'
 
 export interface Timed { start_date: string | null, end_date: string | null }
@@ -16,9 +18,9 @@ export function at (timestamp: string | null): number {
 /** How long the step's last try lasted, in milliseconds, from its start and end. */
 export const lasted = (step: Timed): number => at(step.end_date) - at(step.start_date)
 
-/** The duration in seconds the engine (Airflow AIRFLOW_VERSION on SQLite) reports for these times. */
-export function engineDuration (step: Timed, version = AIRFLOW_VERSION): number {
-  if (!version.startsWith('3.1.')) return lasted(step) / 1000
+/** The duration in seconds the engine (Airflow AIRFLOW_VERSION on its database) reports for these times. */
+export function engineDuration (step: Timed, version = AIRFLOW_VERSION, database: AirflowDatabaseKind = AIRFLOW_DATABASE): number {
+  if (!version.startsWith('3.1.') || database === 'postgres') return lasted(step) / 1000
   const [start, end] = [at(step.start_date), at(step.end_date)]
   const wholeSeconds = Math.floor(end / 1000) - Math.floor(start / 1000)
   const secondsField = (ms: number): number => (ms % 60_000) / 1000

@@ -1,8 +1,8 @@
 // One whole Slipway stack on the real Airflow for one test file: started in beforeAll (store, site, bootstrap,
-// orchestrator, and Airflow in place of stub-engine, all on 127.0.0.1 free ports in a throw-away data folder),
-// stopped and removed in afterAll. The orchestrator reaches Airflow through a counting proxy, so that tests can
-// count its engine calls. Tests drive the orchestrator's API; the site's nodes and the store's tags are read from
-// the stand-ins to check what the workflows did.
+// orchestrator, and Airflow in place of stub-engine, all on 127.0.0.1 free ports in a throw-away data folder, Airflow
+// on a database of its own: airflow-database.ts), stopped and removed in afterAll. The orchestrator reaches Airflow
+// through a counting proxy, so that tests can count its engine calls. Tests drive the orchestrator's API; the site's
+// nodes and the store's tags are read from the stand-ins to check what the workflows did.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { fetchToken, type Airflow } from '@slipway/airflow'
 import { airflowInjectFile, startStack, type Stack } from '@slipway/stack'
+import { airflowDatabase, type AirflowDatabase } from './airflow-database.ts'
 import { AIRFLOW_VERSION, UNAVAILABLE } from './airflow-install.ts'
 import { orchestratorApi, type Api } from './api.ts'
 import { startEngineProxy, type EngineProxy } from './engine-proxy.ts'
@@ -84,6 +85,7 @@ export function realStack (name: string, adminToken = `${name}-admin-token`): Re
   let stack: Stack | undefined
   let proxy: EngineProxy | undefined
   let dataDir = ''
+  let database: AirflowDatabase | undefined
   let startMs = 0
   let api: Api | undefined
   let jwt: string | undefined
@@ -93,12 +95,14 @@ export function realStack (name: string, adminToken = `${name}-admin-token`): Re
     dataDir = mkdtempSync(join(tmpdir(), `slipway-real-${name}-`))
     const enginePort = await freePort()
     proxy = await startEngineProxy({ host: HOST, port: enginePort })
+    database = await airflowDatabase()
     const started = Date.now()
     stack = await startStack({
       dataDir,
       adminToken,
       engine: 'airflow',
       airflowVersion: AIRFLOW_VERSION,
+      airflowDatabaseUrl: database.url,
       ports: { orchestrator: 0, bootstrap: 0, store: 0, engine: enginePort, site: 0 },
       env: {
         orchestrator: {
@@ -119,6 +123,7 @@ export function realStack (name: string, adminToken = `${name}-admin-token`): Re
 
   afterAll(async () => {
     await stack?.close()
+    await database?.drop()
     await proxy?.close()
     if (dataDir !== '') rmSync(dataDir, { recursive: true, force: true })
   })
