@@ -22,7 +22,7 @@ function parsed (text: string, what: string): Document[] {
 }
 
 /** The messages of the store's error body, or the start of its text when it has none. */
-function renderErrors (store: StoreClient, text: string): string {
+export function renderErrors (store: StoreClient, text: string): string {
   try {
     const body = store.parseYaml<{ details?: { messageList?: Array<{ message?: unknown }> } } | null>(text, 'rendered-documents')
     const messages = (body?.details?.messageList ?? []).map((m) => String(m.message ?? '')).filter((m) => m !== '')
