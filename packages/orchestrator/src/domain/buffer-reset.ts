@@ -14,7 +14,7 @@ import { ConflictError, DownstreamError, PYYAML_OPTIONS, type CallContext } from
 import type { DiffStatus, StoreClient } from '../clients/store.ts'
 import type { PlannedWrite } from './staging.ts'
 import { readVersions } from './versions.ts'
-import { renderErrors } from './cleartext-secrets.ts'
+import { renderErrors, shapedByRendering } from './cleartext-secrets.ts'
 
 function documentsOf (text: string, what: string): Document[] {
   const docs = parseAllDocuments(text, PYYAML_OPTIONS)
@@ -32,20 +32,6 @@ const keyOf = (doc: Document): string =>
   `${String(doc.get('schema'))}|${String(doc.getIn(['metadata', 'layeringDefinition', 'layer']))}|${String(doc.getIn(['metadata', 'name']))}`
 const nameOf = (doc: Document): string => `${String(doc.get('schema'))} ${String(doc.getIn(['metadata', 'name']))}`
 const isEncrypted = (doc: Document): boolean => doc.getIn(['metadata', 'storagePolicy']) === 'encrypted'
-
-const present = (value: unknown): boolean => value !== undefined && value !== null &&
-  !(Array.isArray(value) && value.length === 0) && !(typeof value === 'object' && Object.keys(value).length === 0)
-
-/**
- * Whether rendering may give a document other data than it has stored: it takes values by substitution, or from a
- * parent by layering (a replacement included).
- */
-export function shapedByRendering (doc: { metadata?: unknown }): boolean {
-  const metadata = (typeof doc.metadata === 'object' && doc.metadata !== null ? doc.metadata : {}) as
-    { substitutions?: unknown, layeringDefinition?: { parentSelector?: unknown, actions?: unknown } | null }
-  return present(metadata.substitutions) || present(metadata.layeringDefinition?.parentSelector) ||
-    present(metadata.layeringDefinition?.actions)
-}
 
 /** A collection at a revision as a text to PUT back, or why no text can restore it (`inexact`). */
 export interface CollectionText { text: string, encrypted: boolean, inexact?: string }
