@@ -44,11 +44,22 @@ function parsed (text: string, what: string): Document[] {
   return list
 }
 
-/** The messages of the store's error body, or the start of its text when it has none. */
+interface RenderMessage { name?: unknown, message?: unknown, documents?: Array<{ schema?: unknown, name?: unknown }> }
+
+/**
+ * The messages of the store's error body, or the start of its text when it has none. A DataSchema failure (D002) is
+ * named by its document only: Deckhand's message starts with the failing value for most keywords (`'…' is too
+ * long`), and hides it only for type failures, so for a secret it would show the secret.
+ */
 export function renderErrors (store: StoreClient, text: string): string {
+  const named = (m: RenderMessage): string => {
+    if (m.name !== 'D002') return String(m.message ?? '')
+    const doc = m.documents?.[0]
+    return `${String(doc?.schema ?? 'a document')} ${String(doc?.name ?? '')} fails its DataSchema`.replace(/ {2,}/g, ' ')
+  }
   try {
-    const body = store.parseYaml<{ details?: { messageList?: Array<{ message?: unknown }> } } | null>(text, 'rendered-documents')
-    const messages = (body?.details?.messageList ?? []).map((m) => String(m.message ?? '')).filter((m) => m !== '')
+    const body = store.parseYaml<{ details?: { messageList?: RenderMessage[] } } | null>(text, 'rendered-documents')
+    const messages = (body?.details?.messageList ?? []).map(named).filter((m) => m !== '')
     if (messages.length > 0) return messages.join('; ')
   } catch {
     // not the store's error body: its text below

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { parseAllDocuments } from 'yaml'
 import { AUTH } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML } from '../helpers/stack.ts'
+import { buildTestApp } from '../helpers/test-app.ts'
 
 type Stack = Awaited<ReturnType<typeof buildTestStack>>
 const YAML = { ...AUTH, 'content-type': 'application/x-yaml' }
@@ -92,5 +93,29 @@ data: {short: hunter2, shaped: hunter3, listed: hunter4}
     expect(entries.filter((m) => m.documents?.[0]?.name === 'token').map((m) => m.message))
       .toEqual(['Sanitized to avoid exposing secret.', 'Sanitized to avoid exposing secret.', 'Sanitized to avoid exposing secret.'])
     expect(res.body).not.toMatch(/hunter/)
+  })
+})
+
+describe('a store that shows a secret in a DataSchema failure, as Deckhand does for maxLength', () => {
+  it('answers the cleartext read\'s 409 naming the failing document, never the message that holds the value', async () => {
+    const t = await buildTestApp()
+    const token = '---\nschema: example/Token/v1\nmetadata:\n  schema: metadata/Document/v1\n  name: token\n' +
+      '  layeringDefinition: {abstract: false, layer: site}\n  storagePolicy: encrypted\ndata: {short: hunter2}\n'
+    await t.store.client.putCollection('tokens', token, { contextMarker: 'test' })
+    // Deckhand's answer: its jsonschema message starts with the failing value
+    t.store.client.rendered = async () => ({
+      ok: false,
+      status: 400,
+      text: 'message: Validation\ndetails:\n  messageList:\n  - name: D002\n    message: "\'hunter2\' is too long"\n' +
+        '    documents: [{schema: example/Token/v1, name: token, layer: site}]\n'
+    })
+    const res = await t.app.inject({ url: '/api/v1.0/configdocs/tokens?cleartext-secrets=true', headers: AUTH })
+    expect(res.statusCode, res.body).toBe(409)
+    expect(res.json()).toMatchObject({
+      message: 'Unable to show the secrets in cleartext',
+      reason: 'The store cannot render revision 1: example/Token/v1 token fails its DataSchema. The secrets of collection tokens are ' +
+        'read from the rendered documents of revision 1; its documents can be read redacted.'
+    })
+    expect(res.body).not.toContain('hunter2')
   })
 })
