@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { AUTH } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML } from '../helpers/stack.ts'
 import { bufferState, extraCollection } from '../helpers/buffer-state.ts'
+import { isWrite, startStoreGate, type StoreGate } from '../helpers/store-gate.ts'
 
 type Stack = Awaited<ReturnType<typeof buildTestStack>>
 const YAML = { ...AUTH, 'content-type': 'application/x-yaml' }
@@ -121,6 +122,38 @@ describe('POST /api/v1.0/configdocs/{collection}?buffermode=replace with documen
     // emptied, not written back without its policy
     expect(await revisionCount(stack)).toBe(revisions + 1)
     expect(await statuses(stack)).toEqual([])
+  })
+})
+
+describe('the undo of a staging whose collection the store cannot give back', () => {
+  it('leaves the collection staged and says so when a read after the write fails and the committed collection holds ValidationPolicy documents', async () => {
+    let gate: StoreGate | undefined
+    const stack = await buildTestStack({
+      wrap: async (component, url) => {
+        if (component !== 'store') return url
+        gate = await startStoreGate(url)
+        return gate.url
+      }
+    })
+    await stage(stack, 'global', GLOBAL_YAML)
+    await stage(stack, 'checks', checks('one'), '?buffermode=append')
+    await commit(stack)
+    let step: 'before' | 'written' | 'failed' = 'before'
+    gate?.set((r) => {
+      if (isWrite(r) && step === 'before') step = 'written'
+      // the first read after the collection is written fails; the rest pass
+      else if (step === 'written' && r.method === 'GET' && r.path.endsWith('/revisions')) { step = 'failed'; return { status: 503, text: 'store overloaded' } }
+      return 'pass'
+    })
+    const revisions = await revisionCount(stack)
+    const res = await post(stack, 'checks', checks('two'))
+    expect(res.statusCode, res.body).toBe(502)
+    expect(res.json().message).toBe('Downstream failure: store: the buffer is as before but for collection checks, staged with the new documents ' +
+      '(it cannot be written back as it was: it holds ValidationPolicy documents (site-deploy-ready), which the store keeps but never lists)')
+    // the staged write stands, not a copy of the committed collection without its policy
+    expect(await revisionCount(stack)).toBe(revisions + 1)
+    expect(await statuses(stack)).toEqual([{ collection: 'checks', base: 'present', status: 'modified' }])
+    expect(await stack.repos.stagingJournal.pending()).toEqual([])
   })
 })
 
