@@ -204,6 +204,34 @@ describe('secrets in rendering', () => {
     }
   })
 
+  it('never shows a secret in a D002 entry whatever the failing keyword: maxLength, pattern, enum and the rest', async () => {
+    const schema = '---\nschema: deckhand/DataSchema/v1\nmetadata: {schema: metadata/Control/v1, name: app/Token/v1}\ndata:\n  type: object\n' +
+      '  properties:\n    short: {type: string, maxLength: 3}\n    shaped: {type: string, pattern: "^x"}\n    listed: {enum: [a, b]}\n' +
+      '    count: {type: integer, maximum: 1}\n    items: {type: array, maxItems: 1}\n'
+    const token = { short: 'hunter2', shaped: 'hunter3', listed: 'hunter4', count: 77777, items: ['hunter5', 'hunter6'] }
+    const app = await buildTestApp()
+    await put(app, 'b', layeringPolicy(L3) + schema + [
+      doc({ schema: 'app/Token/v1', name: 'secret', layer: 'site', storagePolicy: 'encrypted', data: token }),
+      doc({ schema: 'app/Token/v1', name: 'plain', layer: 'site', data: token })
+    ].join(''))
+    const res = await get(app, '/revisions/1/rendered-documents?cleartext-secrets=true')
+    const body = expectError(res, 400, 'InvalidDocumentFormat')
+    type Entry = { message: string, documents: Array<{ name: string }>, diagnostic: { error_section: unknown } }
+    const entries = body.details.messageList as Entry[]
+    const secret = entries.filter((m) => m.documents[0]?.name === 'secret')
+    expect(secret).toHaveLength(5)
+    for (const entry of secret) {
+      expect(entry.message).toBe('Sanitized to avoid exposing secret.')
+      expect(entry.diagnostic.error_section).toBe('Sanitized to avoid exposing secret.')
+    }
+    expect(JSON.stringify(secret)).not.toMatch(/hunter|77777/)
+    // a cleartext document's failures keep their values: nothing is hidden there
+    expect(entries.filter((m) => m.documents[0]?.name === 'plain').map((m) => m.message).sort()).toEqual([
+      "'hunter2' is too long", "'hunter3' does not match '^x'", "'hunter4' is not one of ['a', 'b']",
+      '77777 is greater than the maximum of 1', "['hunter5', 'hunter6'] is too long"
+    ].sort())
+  })
+
   it('does not let one caller\'s secrets mode leak into another\'s answer', async () => {
     const app = await site([SECRET, USER])
     expect((await rendered(app, 1)).pw.data).toBe('hunter2')

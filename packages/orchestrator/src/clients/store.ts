@@ -6,10 +6,11 @@ import {
 import { createRevisionListReader } from './revision-list.ts'
 
 /**
- * One revision of the store's list. Its `buckets` (the buckets that revision wrote) is left out on purpose: what a
- * revision holds is its live documents, inherited from earlier revisions too, and is read with `documents`.
+ * One revision of the store's list. What a revision holds is its live documents, inherited from earlier revisions
+ * too, and is read with `documents`; `wrote` (the list's `buckets`) names only the buckets the revision itself wrote,
+ * which tells which revision wrote a collection's live documents (a write replaces all of them).
  */
-export interface Revision { id: number, tags: string[], createdAt?: string }
+export interface Revision { id: number, tags: string[], createdAt?: string, wrote?: string[] }
 export type DiffStatus = 'created' | 'deleted' | 'modified' | 'unmodified'
 
 /** A store answer of 4xx that the caller maps to its own error (e.g. 400 invalid documents, 409 conflicts). */
@@ -54,11 +55,13 @@ export function createStoreClient (options: {
     tooMany: (count) => new DownstreamError('store',
       `The store answered GET /revisions with ${count} revisions, more than ${maxRevisions}, the most the orchestrator reads (STORE_MAX_REVISIONS)`),
     toItem: (entry): Revision => {
-      const r = (typeof entry === 'object' && entry !== null ? entry : {}) as { id?: unknown, tags?: unknown, createdAt?: string }
+      type Entry = { id?: unknown, tags?: unknown, createdAt?: string, buckets?: unknown }
+      const r = (typeof entry === 'object' && entry !== null ? entry : {}) as Entry
       return {
         id: Number(r.id),
         tags: Array.isArray(r.tags) ? r.tags.map(String) : Object.keys((r.tags ?? {}) as object),
-        createdAt: r.createdAt
+        createdAt: r.createdAt,
+        wrote: Array.isArray(r.buckets) ? r.buckets.map(String) : undefined
       }
     }
   })
@@ -116,6 +119,14 @@ export function createStoreClient (options: {
       if (response.statusCode === 200) return { ok: true, text: response.text }
       if (response.statusCode >= 400) return { ok: false, status: response.statusCode, text: response.text }
       throw new DownstreamError('store', `rendered-documents answered ${response.statusCode}`)
+    },
+    /**
+     * The names of the ValidationPolicy documents a revision itself wrote (the revision's `validationPolicies`): the
+     * store keeps such documents but leaves them out of every listing.
+     */
+    async validationPolicies (revisionId: number, ctx: CallContext): Promise<string[]> {
+      const body = await yamlOf<{ validationPolicies?: Array<{ name?: unknown }> } | null>(`/revisions/${revisionId}`, ctx)
+      return (body?.validationPolicies ?? []).map((p) => String(p.name ?? ''))
     },
     async validationsDetail (
       revisionId: number,

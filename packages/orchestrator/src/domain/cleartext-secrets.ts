@@ -3,11 +3,34 @@
 // reference); only rendering resolves the reference. So the data of each encrypted document of a listing is taken
 // from the same revision's rendered documents, matched by schema and name — where the buffer reset takes the
 // secrets it writes back from (buffer-reset.ts) — and everything else is answered exactly as the store wrote it.
-import { parseAllDocuments, type Document } from 'yaml'
+// Rendered, a document that takes values by substitution or layering has other data than it has stored, and the
+// store gives no other: such a document's data is answered as rendered, with a comment above it saying so.
+import { isMap, isScalar, parseAllDocuments, type Document } from 'yaml'
 import { ConflictError, DownstreamError, PYYAML_OPTIONS, type CallContext } from '@slipway/common'
 import type { StoreClient } from '../clients/store.ts'
 
-const keyOf = (doc: Document): string => `${String(doc.get('schema'))}|${String(doc.getIn(['metadata', 'name']))}`
+const present = (value: unknown): boolean => value !== undefined && value !== null &&
+  !(Array.isArray(value) && value.length === 0) && !(typeof value === 'object' && Object.keys(value).length === 0)
+
+/**
+ * Whether rendering may give a document other data than it has stored: it takes values by substitution, or from a
+ * parent by layering (a replacement included).
+ */
+export function shapedByRendering (doc: { metadata?: unknown }): boolean {
+  const metadata = (typeof doc.metadata === 'object' && doc.metadata !== null ? doc.metadata : {}) as
+    { substitutions?: unknown, layeringDefinition?: { parentSelector?: unknown, actions?: unknown } | null }
+  return present(metadata.substitutions) || present(metadata.layeringDefinition?.parentSelector) ||
+    present(metadata.layeringDefinition?.actions)
+}
+
+/** The comment above the data of a secret shown as rendered. */
+export const RENDERED_DATA_NOTE = ' data as rendered: this document takes values by substitution or layering, ' +
+  'and the store gives its secret only rendered, not as stored'
+
+// a stored document is one (schema, layer, name): a replaced parent shares its schema and name with its replacement
+const keyOf = (doc: Document): string =>
+  `${String(doc.get('schema'))}|${String(doc.getIn(['metadata', 'layeringDefinition', 'layer']))}|${String(doc.getIn(['metadata', 'name']))}`
+const nameOf = (doc: Document): string => `${String(doc.get('schema'))} ${String(doc.getIn(['metadata', 'name']))}`
 const isEncrypted = (doc: Document): boolean => doc.getIn(['metadata', 'storagePolicy']) === 'encrypted'
 
 function parsed (text: string, what: string): Document[] {
@@ -21,11 +44,22 @@ function parsed (text: string, what: string): Document[] {
   return list
 }
 
-/** The messages of the store's error body, or the start of its text when it has none. */
-function renderErrors (store: StoreClient, text: string): string {
+interface RenderMessage { name?: unknown, message?: unknown, documents?: Array<{ schema?: unknown, name?: unknown }> }
+
+/**
+ * The messages of the store's error body, or the start of its text when it has none. A DataSchema failure (D002) is
+ * named by its document only: Deckhand's message starts with the failing value for most keywords (`'…' is too
+ * long`), and hides it only for type failures, so for a secret it would show the secret.
+ */
+export function renderErrors (store: StoreClient, text: string): string {
+  const named = (m: RenderMessage): string => {
+    if (m.name !== 'D002') return String(m.message ?? '')
+    const doc = m.documents?.[0]
+    return `${String(doc?.schema ?? 'a document')} ${String(doc?.name ?? '')} fails its DataSchema`.replace(/ {2,}/g, ' ')
+  }
   try {
-    const body = store.parseYaml<{ details?: { messageList?: Array<{ message?: unknown }> } } | null>(text, 'rendered-documents')
-    const messages = (body?.details?.messageList ?? []).map((m) => String(m.message ?? '')).filter((m) => m !== '')
+    const body = store.parseYaml<{ details?: { messageList?: RenderMessage[] } } | null>(text, 'rendered-documents')
+    const messages = (body?.details?.messageList ?? []).map(named).filter((m) => m !== '')
     if (messages.length > 0) return messages.join('; ')
   } catch {
     // not the store's error body: its text below
@@ -73,9 +107,13 @@ export async function withClearSecrets (
     const source = rendered.get(keyOf(doc))
     if (source === undefined) {
       throw refuse(
-        `The encrypted document ${keyOf(doc).replace('|', ' ')} is not among the rendered documents (an abstract document is never rendered)`)
+        `The encrypted document ${nameOf(doc)} is not among the rendered documents (an abstract document is never rendered)`)
     }
     doc.set('data', source.get('data', true))
+    if (shapedByRendering({ metadata: doc.toJS({ maxAliasCount: 100 })?.metadata }) && isMap(doc.contents)) {
+      const pair = doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'data')
+      if (pair !== undefined && isScalar(pair.key)) pair.key.commentBefore = RENDERED_DATA_NOTE
+    }
     const body = doc.toString().replace(/^---\n/, '')
     out += own.startsWith('---') ? `---\n${body}` : body
   }

@@ -162,7 +162,7 @@ export function createIngest (deps: {
     const bufferEmpty = Object.keys(changes).length === 0
     if (!bufferEmpty && mode === 'rejectOnContents') throw conflict()
     if (!bufferEmpty && mode === 'append' && Object.hasOwn(changes, collection)) throw conflict()
-    const reset = !bufferEmpty && mode === 'replace' ? await planReset(store, before.committed, changes, ctx) : undefined
+    const reset = !bufferEmpty && mode === 'replace' ? await planReset(store, before.committed, changes, collection, ctx) : undefined
     const staged: PlannedWrite = { collection, text: input.emptyCollection ? '' : input.body ?? '', kind: 'staged' }
 
     const writes = [...(reset?.writes ?? []), staged]
@@ -172,7 +172,7 @@ export function createIngest (deps: {
     try {
       if (reset !== undefined) {
         for (const write of reset.writes) await run.write(write)
-        await checkReset(store, before.committed, reset.withSecrets, ctx)
+        await checkReset(store, before.committed, reset.withSecrets, collection, ctx)
       }
       await writeStaged(run.write, staged, input)
       const after = await readVersions(store, ctx)

@@ -7,12 +7,14 @@
 // the next holder of the configdocs lock — the next staging or commit, or the recovery loop — before anything else.
 //
 // What a collection held is read before the first write when only the buffer holds it (a collection the buffer
-// changed): that read needs the buffer's secrets, so a buffer that cannot give them refuses the staging before
-// anything is written. What the committed revision holds is read only to undo: it was read and checked at commit.
+// changed). What the committed revision holds is read only to undo: it was read and checked at commit. A collection
+// no text restores exactly (buffer-reset.ts: documents the store never lists, a secret rendering changes, secrets that
+// cannot be read) is never written back as if it were restored: it stays as the staging left it, and the answer says
+// so and why, instead of saying the buffer is as before.
 import { ApiError, InternalError, newUlid, type ErrorEntry, type RequestContext } from '@slipway/common'
 import { StoreRejection, type StoreClient } from '../clients/store.ts'
 import type { StagingJournal, UndoSource } from '../db/staging-journal.ts'
-import { collectionText } from './buffer-reset.ts'
+import { collectionText, type CollectionText } from './buffer-reset.ts'
 
 export interface PlannedWrite {
   collection: string
@@ -60,8 +62,8 @@ export function createStaging (deps: {
   const { store, journal } = deps
 
   /** The text that undoes the writes of a collection: what its source revision holds (none: no documents). */
-  async function textOf (source: UndoSource, ctx: StagingContext): Promise<string> {
-    return source.revision === null ? '' : (await collectionText(store, source.revision, source.collection, ctx)).text
+  async function textOf (source: UndoSource, ctx: StagingContext): Promise<CollectionText> {
+    return source.revision === null ? { text: '', encrypted: false } : await collectionText(store, source.revision, source.collection, ctx)
   }
 
   /**
@@ -73,7 +75,11 @@ export function createStaging (deps: {
     const entries = await journal.pending()
     for (const entry of entries) {
       try {
-        for (const source of [...entry.sources].reverse()) await store.putCollection(source.collection, await textOf(source, ctx), ctx)
+        for (const source of [...entry.sources].reverse()) {
+          const undo = await textOf(source, ctx)
+          // a collection no text restores stays as the staging left it
+          if (undo.inexact === undefined) await store.putCollection(source.collection, undo.text, ctx)
+        }
       } catch (error) {
         const names = entry.sources.map((s) => s.collection).join(', ')
         throw told5xx(statusOf(error), 'An earlier staging cut short is not yet undone: the buffer may be partly changed', reasonOf(error),
@@ -94,7 +100,7 @@ export function createStaging (deps: {
    */
   async function begin (plan: { writes: PlannedWrite[], sources: Array<UndoSource & { readFirst: boolean }> }, ctx: StagingContext) {
     const collections = plan.sources.map((s) => s.collection)
-    const read = new Map<string, string>()
+    const read = new Map<string, CollectionText>()
     for (const source of plan.sources) if (source.readFirst) read.set(source.collection, await textOf(source, ctx))
     const id = newUlid()
     await journal.begin({
@@ -144,10 +150,20 @@ export function createStaging (deps: {
         const written = seen.unchanged === true ? [] : done.filter((w) => w.state !== 'refused')
         const toUndo = [...new Set(written.map((w) => w.collection).reverse())]
         const restored = new Set<string>()
+        const kept: string[] = []
         for (const c of toUndo) {
           try {
             const source = plan.sources.find((s) => s.collection === c) ?? { collection: c, revision: null }
-            await store.putCollection(c, read.get(c) ?? await textOf(source, ctx), ctx)
+            const undo = read.get(c) ?? await textOf(source, ctx)
+            if (undo.inexact !== undefined) {
+              const last = written.filter((w) => w.collection === c).at(-1)
+              const state = last?.kind !== 'reset'
+                ? 'staged with the new documents'
+                : last.text === '' ? 'emptied' : 'written back as committed'
+              kept.push(`collection ${c}, ${state} (it cannot be written back as it was: ${undo.inexact})`)
+              continue
+            }
+            await store.putCollection(c, undo.text, ctx)
             restored.add(c)
           } catch (undoError) {
             const every = deps.recoveryIntervalS === undefined ? '' : ` (looked for every ${deps.recoveryIntervalS} s)`
@@ -162,6 +178,7 @@ export function createStaging (deps: {
         }
         // a row left in the journal is undone again by the next lock holder, which writes the same texts once more
         await journal.finish(id).catch(() => {})
+        if (kept.length > 0) return withBufferNote(error, `the buffer is as before but for ${kept.join('; ')}`)
         return toUndo.length === 0 ? error : withBufferNote(error, 'the buffer is as before')
       }
     }

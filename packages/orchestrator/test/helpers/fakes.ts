@@ -67,6 +67,9 @@ export function fakeStore () {
     async rendered (revisionId) {
       return { ok: true, text: [...collectionsAt(revisionId).values()].join('\n') }
     },
+    async validationPolicies () {
+      return []
+    },
     async validationsDetail () {
       return []
     },

@@ -179,8 +179,11 @@ export function validateAgainstSchemas (docs: SchemaTarget[], registry: Map<stri
     }
     // ajv validates JS numbers; a draft-4 `integer` therefore also accepts 1.0, which upstream's jsonschema rejects
     if (validate(withPlainNumbers(doc.data)) === true) continue
-    const sensitive = doc.metadata.storagePolicy === 'encrypted' ||
-      (Array.isArray(doc.metadata.substitutions) && doc.metadata.substitutions.length > 0)
+    const substituted = Array.isArray(doc.metadata.substitutions) && doc.metadata.substitutions.length > 0
+    const sensitive = doc.metadata.storagePolicy === 'encrypted' || substituted
+    // an encrypted document that takes no value from others holds nothing but its secret (one with substitutions
+    // may be marked encrypted for a secret it took: its substituted parts are masked below)
+    const allSecret = doc.metadata.storagePolicy === 'encrypted' && !substituted
     for (const e of validate.errors ?? []) {
       const pathSegs = e.instancePath === ''
         ? []
@@ -188,11 +191,14 @@ export function validateAgainstSchemas (docs: SchemaTarget[], registry: Map<stri
           .map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
           .map((s: string, i: number, all: string[]) => Array.isArray(getAt(doc.data, all.slice(0, i))) ? Number(s) : s)
       const value = getAt(doc.data, pathSegs)
-      let message = messageOf(e, value)
-      if (sensitive && / is not of type /.test(message)) message = SANITIZED
+      // Deckhand hides the value only in `is not of type` messages; every other keyword but these two also starts
+      // its message with the failing value (`'…' is too long`, `'…' does not match`, `'…' is not one of`), which
+      // for a secret is the secret: the stand-in hides them all
+      const echoesValue = e.keyword !== 'required' && e.keyword !== 'additionalProperties'
+      const message = sensitive && echoesValue ? SANITIZED : messageOf(e, value)
       const sectionPath = pathSegs.length === 0 ? [] : pathSegs.slice(0, -1)
       entries.push(d002(doc, message, {
-        error_section: sanitizedSection(doc, sectionPath),
+        error_section: allSecret ? SANITIZED : sanitizedSection(doc, sectionPath),
         schema_path: '.' + e.schemaPath.replace(/^#\/?/, '').split('/').filter((s) => s !== '').join('.'),
         validation_schema: schema
       }))
