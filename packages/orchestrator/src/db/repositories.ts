@@ -9,6 +9,9 @@ export interface ActionRecord {
   dag_id: string
   dag_execution_date: string | null
   user: string
+  /** The caller's user id and project as its token named them (null: not named, or saved before they were kept). */
+  user_id: string | null
+  project_id: string | null
   /** ISO timestamp of the invocation. */
   datetime: string
   context_marker: string
@@ -89,8 +92,13 @@ export interface Repositories {
     markStartFailed: (id: string, reason: string) => Promise<boolean>
     /** A trigger was sent (again) for a pending start, at `at`; `reason` says why it is still pending (null: unknown). */
     notePending: (id: string, at: string, reason: string | null) => Promise<void>
-    /** Started or pending actions of `name` by `user` with this context marker, saved at or after `since`, newest first. */
-    findRetries: (query: { contextMarker: string, user: string, name: string, since: string }) => Promise<ActionRecord[]>
+    /**
+     * Started or pending actions of `name` with this context marker asked for by this caller — the same user id in the
+     * same project (none: no project) — saved at or after `since`, newest first.
+     */
+    findRetries: (
+      query: { contextMarker: string, userId: string, projectId: string | null, name: string, since: string }
+    ) => Promise<ActionRecord[]>
     /** The start states of those of `ids` that are actions. */
     startStates: (ids: string[]) => Promise<Map<string, StartState>>
     /**

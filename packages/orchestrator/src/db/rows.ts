@@ -12,6 +12,8 @@ export function toAction (row: Row): ActionRecord {
     dag_id: String(row.dag_id),
     dag_execution_date: row.dag_execution_date === null ? null : String(row.dag_execution_date),
     user: String(row.user),
+    user_id: row.user_id === null || row.user_id === undefined ? null : String(row.user_id),
+    project_id: row.project_id === null || row.project_id === undefined ? null : String(row.project_id),
     datetime: String(row.datetime),
     context_marker: String(row.context_marker),
     committed_rev_id: row.committed_rev_id === null ? null : Number(row.committed_rev_id),
