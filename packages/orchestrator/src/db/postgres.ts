@@ -3,7 +3,7 @@ import pg from 'pg'
 import type { Repositories } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
 import { postgresStagingJournal } from './staging-journal.ts'
-import { toAction, toAudit, toLock, toNote, toStartStates, toValidationFailure, type Row } from './rows.ts'
+import { toAction, toAudit, toLock, toNote, toRunOwners, toValidationFailure, type Row } from './rows.ts'
 
 /** Connects, migrates (one advisory lock so two instances do not race), and answers the repositories. */
 export async function openPostgres (url: string, options: { schema?: string } = {}): Promise<Repositories> {
@@ -93,9 +93,9 @@ export async function openPostgres (url: string, options: { schema?: string } = 
           AND name = $4 AND datetime >= $5 AND start_state IN ('pending', 'started') ORDER BY id DESC`
         return (await q(sql, [query.contextMarker, query.userId, query.projectId, query.name, query.since])).map(toAction)
       },
-      async startStates (ids) {
-        const rows = ids.length === 0 ? [] : await q('SELECT id, start_state FROM actions WHERE id = ANY($1::text[])', [ids])
-        return toStartStates(rows)
+      async runOwners (ids) {
+        const rows = ids.length === 0 ? [] : await q('SELECT id, dag_id, start_state FROM actions WHERE id = ANY($1::text[])', [ids])
+        return toRunOwners(rows)
       },
       async detail (id, maxVerbosity) {
         // one round trip: the action row and, as JSON lists in the order each list read gives them, its failed

@@ -35,6 +35,9 @@ export interface ActionRecord {
  */
 export type StartState = 'pending' | 'started' | 'failed' | 'refused'
 
+/** The action whose id a run has: its workflow and start state. */
+export interface RunOwner { dag_id: string, start_state: StartState }
+
 export interface AuditRecord { id: string, action_id: string, command: string, user: string, datetime: string }
 
 export interface ValidationFailureRecord { id: string, action_id: string, validation_name: string, details: string }
@@ -99,8 +102,11 @@ export interface Repositories {
     findRetries: (
       query: { contextMarker: string, userId: string, projectId: string | null, name: string, since: string }
     ) => Promise<ActionRecord[]>
-    /** The start states of those of `ids` that are actions. */
-    startStates: (ids: string[]) => Promise<Map<string, StartState>>
+    /**
+     * Those of `ids` that are actions, each with its workflow and start state: whose a run of that id may be (an
+     * action's run has the action's id and its workflow, and a refused action has none).
+     */
+    runOwners: (ids: string[]) => Promise<Map<string, RunOwner>>
     /**
      * The action and what belongs to it in one read (undefined: no such action); absent: read them one by one. It may
      * answer the same object again while nothing was written (SQLite keeps its answers): callers must not change it.

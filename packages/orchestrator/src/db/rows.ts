@@ -1,6 +1,6 @@
 // The one reading of the tables' rows as records, for both databases: each hands its driver's row (an object of
 // column values) here. Flags are stored as 0 and 1, JSON as text, and a missing value as NULL.
-import type { ActionRecord, AuditRecord, LockRecord, NoteRecord, StartState, ValidationFailureRecord } from './repositories.ts'
+import type { ActionRecord, AuditRecord, LockRecord, NoteRecord, RunOwner, StartState, ValidationFailureRecord } from './repositories.ts'
 
 export type Row = Record<string, unknown>
 
@@ -71,7 +71,7 @@ export function toAudit (row: Row): AuditRecord {
   }
 }
 
-/** Each action's start state, by id, from rows of `id` and `start_state`. */
-export function toStartStates (rows: Row[]): Map<string, StartState> {
-  return new Map(rows.map((r) => [String(r.id), String(r.start_state) as StartState]))
+/** Each action's workflow and start state, by id, from rows of `id`, `dag_id` and `start_state`. */
+export function toRunOwners (rows: Row[]): Map<string, RunOwner> {
+  return new Map(rows.map((r) => [String(r.id), { dag_id: String(r.dag_id), start_state: String(r.start_state) as StartState }]))
 }

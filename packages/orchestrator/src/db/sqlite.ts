@@ -6,7 +6,7 @@ import type { AuditRecord, NoteRecord, Repositories, ValidationFailureRecord } f
 import { MIGRATIONS } from './migrations.ts'
 import { sqliteStagingJournal } from './staging-journal.ts'
 import { sqliteActionDetail } from './sqlite-action-detail.ts'
-import { toAction, toLock, toNote, toStartStates, type Row } from './rows.ts'
+import { toAction, toLock, toNote, toRunOwners, type Row } from './rows.ts'
 
 /** Opens (and migrates) the database in `dataDir`, or in memory for `:memory:`. */
 export function openSqlite (dataDir: string): Repositories {
@@ -64,7 +64,7 @@ export function openSqlite (dataDir: string): Repositories {
     retries: db.prepare(`SELECT * FROM actions WHERE context_marker = ? AND user_id = ? AND project_id IS ? AND name = ?
       AND datetime >= ? AND start_state IN ('pending', 'started') ORDER BY id DESC`),
     // the ids as one JSON array: one statement whatever their number
-    startStates: db.prepare('SELECT id, start_state FROM actions WHERE id IN (SELECT value FROM json_each(?))'),
+    runOwners: db.prepare('SELECT id, dag_id, start_state FROM actions WHERE id IN (SELECT value FROM json_each(?))'),
     insertAudit: db.prepare('INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES (?, ?, ?, ?, ?)'),
     listAudit: db.prepare('SELECT * FROM action_command_audit WHERE action_id = ? ORDER BY datetime, id'),
     insertFailure: db.prepare('INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES (?, ?, ?, ?)'),
@@ -113,9 +113,9 @@ export function openSqlite (dataDir: string): Repositories {
       markStartFailed: async (id, reason) => Number(stmt.markStartFailed.run(reason, id).changes) > 0,
       async notePending (id, at, reason) { stmt.notePending.run(at, reason, id) },
       findRetries: async (q) => stmt.retries.all(q.contextMarker, q.userId, q.projectId, q.name, q.since).map((r) => toAction(r as Row)),
-      async startStates (ids) {
-        const rows = ids.length === 0 ? [] : stmt.startStates.all(JSON.stringify(ids)) as Row[]
-        return toStartStates(rows)
+      async runOwners (ids) {
+        const rows = ids.length === 0 ? [] : stmt.runOwners.all(JSON.stringify(ids)) as Row[]
+        return toRunOwners(rows)
       },
       detail: async (id, maxVerbosity) => actionDetail(id, maxVerbosity)
     },

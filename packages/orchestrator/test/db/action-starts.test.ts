@@ -81,7 +81,7 @@ for (const backend of DATABASES) {
       expect(await repos.actions.listStartPending()).toEqual([])
     })
 
-    it('finds the earlier tries of a request by marker, caller (user id and project) and name within the window, and the states of run ids', async () => {
+    it('finds the earlier tries of a request by marker, caller (user id and project) and name within the window, and the workflow and start state of run ids', async () => {
       const { repos } = await backend.open()
       const marker = 'aaaaaaaa-e89b-12d3-a456-426614174000'
       const old = action({ context_marker: marker, datetime: '2020-01-01T00:00:00.000Z', start_state: 'started' })
@@ -101,11 +101,17 @@ for (const backend of DATABASES) {
       expect(await find('u-admin', null)).toEqual([noProject.id])
       expect(await find('u-nobody', 'p-service')).toEqual([])
       expect(await find('u-admin', 'p-service', 'deploy_site')).toEqual([])
-      const states = await repos.actions.startStates([pending.id, failed.id, 'not-an-action'])
-      expect(states).toEqual(new Map([[pending.id, 'pending'], [failed.id, 'failed']]))
-      expect(await repos.actions.startStates([])).toEqual(new Map())
+      const deploy = action({ name: 'deploy_site', dag_id: 'deploy_site', validation_failed: true, start_state: 'refused' })
+      await repos.actions.insert(deploy)
+      const owners = await repos.actions.runOwners([pending.id, failed.id, deploy.id, 'not-an-action'])
+      expect(owners).toEqual(new Map([
+        [pending.id, { dag_id: 'test_site', start_state: 'pending' }],
+        [failed.id, { dag_id: 'test_site', start_state: 'failed' }],
+        [deploy.id, { dag_id: 'deploy_site', start_state: 'refused' }]
+      ]))
+      expect(await repos.actions.runOwners([])).toEqual(new Map())
       const many = Array.from({ length: 1500 }, () => newUlid())
-      expect((await repos.actions.startStates([...many, old.id])).get(old.id)).toBe('started')
+      expect((await repos.actions.runOwners([...many, old.id])).get(old.id)).toEqual({ dag_id: 'test_site', start_state: 'started' })
     })
   })
 }

@@ -208,7 +208,7 @@ describe('runs in the engine without an action', () => {
     expect(created.statusCode).toBe(201)
     const orphan = await s.engineClient.trigger('test_site', 'manual__by_hand', {})
     const first = await s.actions.reconcile(CTX)
-    expect(first.newOrphans.map((r) => r.dag_run_id)).toEqual(['manual__by_hand'])
+    expect(first.newOrphans.map((o) => o.run.dag_run_id)).toEqual(['manual__by_hand'])
     expect(first.orphans).toBe(1)
     expect(s.actions.reconcileStatus()).toEqual({ pending: 0, orphans: 1 })
     const [line] = reconcileLines(first)
