@@ -132,6 +132,8 @@ export async function startOrchestrator (airflow: FakeAirflow, watch?: { interva
       dag_id: 'deploy_site',
       dag_execution_date: airflow.stamp(i),
       user: 'admin',
+      user_id: 'admin',
+      project_id: 'service',
       datetime: airflow.stamp(i),
       context_marker: newUlid(),
       committed_rev_id: 1,

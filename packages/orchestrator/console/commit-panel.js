@@ -1,10 +1,11 @@
 // Committing the buffer from the Documents view: a dry run first, showing the aggregated validations of every
 // validating component; then the commit, after a confirmation of what it changes; past failed validations only with
-// force, after a second confirmation naming each failure. A dry run speaks for the buffer it saw: once the buffer
-// changes, it is asked for again.
+// force, after a second confirmation naming each failure. A dry run speaks for the buffer revision it examined, and
+// the commit names that revision: once the buffer changes — before the commit, or while its confirmations are open —
+// the orchestrator refuses it (409), nothing is committed, and a new dry run is asked for.
 import { ApiError, api } from './api.js'
 import { fill, h, setText } from './dom.js'
-import { bufferSignature, commitConfirmation, forceConfirmation, stagedOf } from './staging.js'
+import { bufferRevisionOf, bufferSignature, commitConfirmation, commitPath, forceConfirmation, stagedOf } from './staging.js'
 import { failuresOf, findingList, messagesOf, refusal, verdictText } from './validations.js'
 
 /** `buffer()` reads committed against buffer afresh; `onCommitted()` after a commit. */
@@ -19,7 +20,7 @@ export function commitPanel ({ signal, confirm, buffer, onCommitted }) {
     h('p', { class: 'muted' }, 'A dry run first: every validating component examines the buffer and nothing is committed. The commit then makes the buffer the version site actions run on.'),
     summary, h('div', { class: 'form-buttons' }, dryRun, commitButton), status, result)
   let list = []
-  // the last dry run: the buffer it examined and what failed
+  // the last dry run: the buffer it examined (its signature and revision) and what failed
   let checked = null
 
   function say (line, isError = false) {
@@ -58,19 +59,38 @@ export function commitPanel ({ signal, confirm, buffer, onCommitted }) {
     }
   }
 
+  /**
+   * After a 409: true (and said) when the buffer is no longer `revision` — another change was staged — so that what
+   * was asked for speaks of a buffer that is gone.
+   */
+  async function bufferMoved (error, revision, what) {
+    if (!(error instanceof ApiError) || error.status !== 409 || !await reread()) return false
+    const now = bufferRevisionOf(list)
+    if (now === revision) return false
+    checked = null
+    fill(result)
+    say(`The buffer changed ${what}: ${now === null ? 'it is empty now' : `another change was staged (revision ${now}, not ${revision})`}. ` +
+      `Nothing was committed.${now === null ? '' : ' Run the dry run again.'}`, true)
+    update(list)
+    return true
+  }
+
   async function check () {
     if (!await reread()) return
     const signature = bufferSignature(list)
+    const revision = bufferRevisionOf(list)
+    if (revision === null) return
     dryRun.disabled = true
     say('Dry run: the components examine the buffer…')
     fill(result)
     try {
-      const body = await api.send('/commitconfigdocs?dryrun=true', { signal })
-      checked = { signature, failures: failuresOf(body) }
+      const body = await api.send(commitPath({ revision, dryrun: true }), { signal })
+      checked = { signature, revision, failures: failuresOf(body) }
       say(`Dry run: ${verdictText(body).toLowerCase()}. Nothing was committed.`, checked.failures.length > 0)
       const messages = messagesOf(body)
       fill(result, messages.length === 0 ? '' : findingList(messages))
     } catch (error) {
+      if (await bufferMoved(error, revision, 'while the dry run was asked for')) return
       say('')
       fill(result, refusal(error))
     }
@@ -79,14 +99,15 @@ export function commitPanel ({ signal, confirm, buffer, onCommitted }) {
 
   async function commit () {
     if (!await reread() || checked === null) return
-    const { failures, signature } = checked
+    const { failures, signature, revision } = checked
     if (!await confirm(commitConfirmation(stagedOf(list), failures))) return
     if (failures.length > 0 && !await confirm(forceConfirmation(failures))) return
     commitButton.disabled = true
     dryRun.disabled = true
     say(failures.length > 0 ? 'Committing with force…' : 'Committing…')
     try {
-      const body = await api.send(`/commitconfigdocs${failures.length > 0 ? '?force=true' : ''}`, { signal })
+      // the revision the dry run examined: a change staged while the questions were open is refused, not committed
+      const body = await api.send(commitPath({ revision, force: failures.length > 0 }), { signal })
       checked = null
       say(`Committed: ${body?.message ?? 'done'}. The buffer is now the committed version.`)
       const messages = messagesOf(body)
@@ -95,9 +116,11 @@ export function commitPanel ({ signal, confirm, buffer, onCommitted }) {
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && error.body?.reason === 'Validation') {
         // the buffer failed where its dry run did not: nothing was committed, and only force goes on now
-        checked = { signature, failures: failuresOf(error.body) }
+        checked = { signature, revision, failures: failuresOf(error.body) }
         say(`Not committed: ${verdictText(error.body).toLowerCase()}.`, true)
         fill(result, findingList(messagesOf(error.body)))
+      } else if (await bufferMoved(error, revision, 'after the dry run')) {
+        return
       } else {
         say('')
         fill(result, refusal(error))

@@ -35,6 +35,25 @@ export function bufferSignature (list) {
   return staged.length === 0 ? '' : `${list[0]?.new_revision ?? ''}:${staged.map((c) => `${c.name}=${c.status}`).join(',')}`
 }
 
+/** The buffer's revision as committed against buffer names it, or null when the buffer changes nothing. */
+export function bufferRevisionOf (list) {
+  const revision = list[0]?.new_revision
+  return stagedOf(list).length === 0 || !Number.isInteger(revision) ? null : revision
+}
+
+/**
+ * POST /commitconfigdocs for the buffer revision the console examined: a dry run of it, or its commit (with force past
+ * the failures that dry run found). The orchestrator refuses either with 409 once the buffer is another revision, so
+ * a change staged meanwhile is never committed unseen.
+ */
+export function commitPath ({ revision, dryrun = false, force = false }) {
+  const query = new URLSearchParams()
+  if (dryrun) query.set('dryrun', 'true')
+  if (force) query.set('force', 'true')
+  query.set('buffer-revision', String(revision))
+  return `/commitconfigdocs?${query}`
+}
+
 /** The version the rendered documents default to: the buffer when it changes something, else the committed one. */
 export const renderedDefault = (list) => stagedOf(list).length > 0 ? 'buffer' : 'committed'
 

@@ -99,7 +99,7 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
     configdocs,
     actions,
     notes,
-    workflows: createWorkflows({ engine, reads: watch?.reads }),
+    workflows: createWorkflows({ engine, reads: watch?.reads, repos }),
     watch,
     metrics,
     siteStatuses: createSiteStatuses({ provisioner, legacyKeys: config.SITE_STATUS_LEGACY_KEYS }),

@@ -5,7 +5,9 @@ const RULES = [
   'invoke_action_control', 'get_configdocs_status', 'create_configdocs', 'get_configdocs', 'get_configdocs_cleartext',
   'commit_configdocs', 'get_renderedconfigdocs', 'get_renderedconfigdocs_cleartext', 'list_workflows', 'get_workflow',
   'get_notedetails', 'get_site_statuses', 'action_deploy_site', 'action_update_site', 'action_update_software',
-  'action_redeploy_server', 'action_relabel_nodes', 'action_test_site'
+  'action_redeploy_server', 'action_relabel_nodes', 'action_test_site',
+  // not Shipyard's: stopping an engine run that belongs to no action
+  'invoke_workflow_control'
 ]
 
 export const POLICY_DEFAULTS: Record<string, string> = {

@@ -3,7 +3,8 @@
 // conflict, a dry run and the commit, the rendered documents of the committed version, deploy_site created and
 // opened, a 403 naming the action's own rule, relabel_nodes on nodes picked from the site (its upstream_failed steps
 // shown whole, on a narrow window too), a collection staged empty and committed only with force after a second
-// confirmation naming the failures, and signing out.
+// confirmation naming the failures — refused while another operator's change staged meanwhile is unexamined — and
+// signing out.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -315,13 +316,33 @@ describe.skipIf(!present)('running the site from the console in Chromium', () =>
     expect(force.items).toEqual(failures)
     expect((await running.call('GET', '/configdocs/global?version=committed')).status).toBe(200)
 
+    // another operator stages the deletion of site while the force question is open: the commit names the buffer
+    // revision the dry run examined, so it is refused and nothing is committed
     await page().click('#commit')
     await answer('ok', true)
+    await page().locator('#confirm[open]').waitFor()
+    const other = await running.call('POST', '/configdocs/site?buffermode=append&empty-collection=true', { type: 'application/x-yaml', body: '' })
+    expect(other.status).toBe(201)
+    await answer('ok')
+    await expect.poll(async () => await page().textContent('#commit-status'))
+      .toMatch(/^The buffer changed after the dry run: another change was staged \(revision \d+, not \d+\)\. Nothing was committed\. Run the dry run again\.$/)
+    expect((await running.call('GET', '/configdocs/global?version=committed')).status).toBe(200)
+    expect((await running.call('GET', '/configdocs/site?version=committed')).status).toBe(200)
+    expect(await page().isDisabled('#commit')).toBe(true)
+    expect(await page().textContent('#commit')).toBe('Commit…')
+    // the buffer as the commit panel read it again: both deletions
+    expect(await page().textContent('#buffer-summary')).toBe('The buffer changes 2 collections: global (deleted), site (deleted).')
+
+    // a new dry run examines both deletions; its commit goes through with force
+    await page().click('#dry-run')
+    await expect.poll(async () => await page().textContent('#commit-status')).toMatch(/^Dry run: \d+ validations? failed.*\. Nothing was committed\.$/)
+    await page().click('#commit')
+    expect((await answer('ok', true)).items).toEqual(['global: deleted, its documents go', 'site: deleted, its documents go'])
     await answer('ok')
     await expect.poll(async () => await page().textContent('#commit-status')).toBe('Committed: Validations failed FORCED SUCCESS. The buffer is now the committed version.')
     expect((await running.call('GET', '/configdocs/global?version=committed')).status).toBe(404)
-    // global is gone from the committed version; site stays
-    await expect.poll(collections).toEqual([expect.stringMatching(/^site present .* unmodified /)])
+    expect((await running.call('GET', '/configdocs/site?version=committed')).status).toBe(404)
+    await expect.poll(collections).toEqual([])
   })
 
   it('signs out with a plain note, not an error', async () => {

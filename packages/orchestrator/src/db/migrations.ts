@@ -70,8 +70,17 @@ CREATE INDEX actions_start_state ON actions (start_state);
 CREATE INDEX actions_context_marker ON actions (context_marker);
 `
 
+// Who asked for an action, as the token names the caller: the user id and the project, the key (with the context
+// marker) of a request sent again. A user name alone is not: one name in two projects, or in two domains, is two
+// callers. Actions saved before this have neither, and are never answered as a retry.
+const ACTION_CALLERS = `
+ALTER TABLE actions ADD COLUMN user_id TEXT;
+ALTER TABLE actions ADD COLUMN project_id TEXT;
+`
+
 export const MIGRATIONS: Migration[] = [
   { version: 1, sqlite: TABLES('TEXT', 'INTEGER', 'TEXT'), postgres: TABLES('TEXT', 'INTEGER', 'TEXT') },
   { version: 2, ...STAGING_JOURNAL_TABLE },
-  { version: 3, sqlite: ACTION_STARTS('TEXT'), postgres: ACTION_STARTS('TEXT') }
+  { version: 3, sqlite: ACTION_STARTS('TEXT'), postgres: ACTION_STARTS('TEXT') },
+  { version: 4, sqlite: ACTION_CALLERS, postgres: ACTION_CALLERS }
 ]

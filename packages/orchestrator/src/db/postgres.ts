@@ -3,7 +3,7 @@ import pg from 'pg'
 import type { Repositories } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
 import { postgresStagingJournal } from './staging-journal.ts'
-import { toAction, toAudit, toLock, toNote, toStartStates, toValidationFailure, type Row } from './rows.ts'
+import { toAction, toAudit, toLock, toNote, toRunOwners, toValidationFailure, type Row } from './rows.ts'
 
 /** Connects, migrates (one advisory lock so two instances do not race), and answers the repositories. */
 export async function openPostgres (url: string, options: { schema?: string } = {}): Promise<Repositories> {
@@ -40,11 +40,12 @@ export async function openPostgres (url: string, options: { schema?: string } = 
         try {
           await client.query('BEGIN')
           await client.query(`INSERT INTO actions (id, name, parameters, dag_id, dag_execution_date, "user", datetime, context_marker,
-            committed_rev_id, allow_intermediate_commits, validation_failed, tags_done, start_state, start_reason, trigger_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+            committed_rev_id, allow_intermediate_commits, validation_failed, tags_done, start_state, start_reason, trigger_at, user_id,
+            project_id)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
           [a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime, a.context_marker,
             a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0,
-            a.start_state, a.start_reason, a.trigger_at])
+            a.start_state, a.start_reason, a.trigger_at, a.user_id, a.project_id])
           const { audit: r, failure: f } = also
           if (r !== undefined) {
             await client.query(
@@ -87,13 +88,14 @@ export async function openPostgres (url: string, options: { schema?: string } = 
         await q('UPDATE actions SET trigger_at = $1, start_reason = $2 WHERE id = $3 AND start_state = \'pending\'', [at, reason, id])
       },
       async findRetries (query) {
-        const sql = `SELECT * FROM actions WHERE context_marker = $1 AND "user" = $2 AND name = $3 AND datetime >= $4
-          AND start_state IN ('pending', 'started') ORDER BY id DESC`
-        return (await q(sql, [query.contextMarker, query.user, query.name, query.since])).map(toAction)
+        // IS NOT DISTINCT FROM: no project matches no project
+        const sql = `SELECT * FROM actions WHERE context_marker = $1 AND user_id = $2 AND project_id IS NOT DISTINCT FROM $3
+          AND name = $4 AND datetime >= $5 AND start_state IN ('pending', 'started') ORDER BY id DESC`
+        return (await q(sql, [query.contextMarker, query.userId, query.projectId, query.name, query.since])).map(toAction)
       },
-      async startStates (ids) {
-        const rows = ids.length === 0 ? [] : await q('SELECT id, start_state FROM actions WHERE id = ANY($1::text[])', [ids])
-        return toStartStates(rows)
+      async runOwners (ids) {
+        const rows = ids.length === 0 ? [] : await q('SELECT id, dag_id, start_state FROM actions WHERE id = ANY($1::text[])', [ids])
+        return toRunOwners(rows)
       },
       async detail (id, maxVerbosity) {
         // one round trip: the action row and, as JSON lists in the order each list read gives them, its failed

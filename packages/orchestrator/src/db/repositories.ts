@@ -9,6 +9,9 @@ export interface ActionRecord {
   dag_id: string
   dag_execution_date: string | null
   user: string
+  /** The caller's user id and project as its token named them (null: not named, or saved before they were kept). */
+  user_id: string | null
+  project_id: string | null
   /** ISO timestamp of the invocation. */
   datetime: string
   context_marker: string
@@ -31,6 +34,9 @@ export interface ActionRecord {
  * the run; `failed`: the engine has no run and its trigger failed; `refused`: a pre-run validation stopped it.
  */
 export type StartState = 'pending' | 'started' | 'failed' | 'refused'
+
+/** The action whose id a run has: its workflow and start state. */
+export interface RunOwner { dag_id: string, start_state: StartState }
 
 export interface AuditRecord { id: string, action_id: string, command: string, user: string, datetime: string }
 
@@ -89,10 +95,18 @@ export interface Repositories {
     markStartFailed: (id: string, reason: string) => Promise<boolean>
     /** A trigger was sent (again) for a pending start, at `at`; `reason` says why it is still pending (null: unknown). */
     notePending: (id: string, at: string, reason: string | null) => Promise<void>
-    /** Started or pending actions of `name` by `user` with this context marker, saved at or after `since`, newest first. */
-    findRetries: (query: { contextMarker: string, user: string, name: string, since: string }) => Promise<ActionRecord[]>
-    /** The start states of those of `ids` that are actions. */
-    startStates: (ids: string[]) => Promise<Map<string, StartState>>
+    /**
+     * Started or pending actions of `name` with this context marker asked for by this caller — the same user id in the
+     * same project (none: no project) — saved at or after `since`, newest first.
+     */
+    findRetries: (
+      query: { contextMarker: string, userId: string, projectId: string | null, name: string, since: string }
+    ) => Promise<ActionRecord[]>
+    /**
+     * Those of `ids` that are actions, each with its workflow and start state: whose a run of that id may be (an
+     * action's run has the action's id and its workflow, and a refused action has none).
+     */
+    runOwners: (ids: string[]) => Promise<Map<string, RunOwner>>
     /**
      * The action and what belongs to it in one read (undefined: no such action); absent: read them one by one. It may
      * answer the same object again while nothing was written (SQLite keeps its answers): callers must not change it.

@@ -1,6 +1,6 @@
 // The one reading of the tables' rows as records, for both databases: each hands its driver's row (an object of
 // column values) here. Flags are stored as 0 and 1, JSON as text, and a missing value as NULL.
-import type { ActionRecord, AuditRecord, LockRecord, NoteRecord, StartState, ValidationFailureRecord } from './repositories.ts'
+import type { ActionRecord, AuditRecord, LockRecord, NoteRecord, RunOwner, StartState, ValidationFailureRecord } from './repositories.ts'
 
 export type Row = Record<string, unknown>
 
@@ -12,6 +12,8 @@ export function toAction (row: Row): ActionRecord {
     dag_id: String(row.dag_id),
     dag_execution_date: row.dag_execution_date === null ? null : String(row.dag_execution_date),
     user: String(row.user),
+    user_id: row.user_id === null || row.user_id === undefined ? null : String(row.user_id),
+    project_id: row.project_id === null || row.project_id === undefined ? null : String(row.project_id),
     datetime: String(row.datetime),
     context_marker: String(row.context_marker),
     committed_rev_id: row.committed_rev_id === null ? null : Number(row.committed_rev_id),
@@ -69,7 +71,7 @@ export function toAudit (row: Row): AuditRecord {
   }
 }
 
-/** Each action's start state, by id, from rows of `id` and `start_state`. */
-export function toStartStates (rows: Row[]): Map<string, StartState> {
-  return new Map(rows.map((r) => [String(r.id), String(r.start_state) as StartState]))
+/** Each action's workflow and start state, by id, from rows of `id`, `dag_id` and `start_state`. */
+export function toRunOwners (rows: Row[]): Map<string, RunOwner> {
+  return new Map(rows.map((r) => [String(r.id), { dag_id: String(r.dag_id), start_state: String(r.start_state) as StartState }]))
 }

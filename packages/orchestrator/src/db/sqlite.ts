@@ -6,7 +6,7 @@ import type { AuditRecord, NoteRecord, Repositories, ValidationFailureRecord } f
 import { MIGRATIONS } from './migrations.ts'
 import { sqliteStagingJournal } from './staging-journal.ts'
 import { sqliteActionDetail } from './sqlite-action-detail.ts'
-import { toAction, toLock, toNote, toStartStates, type Row } from './rows.ts'
+import { toAction, toLock, toNote, toRunOwners, type Row } from './rows.ts'
 
 /** Opens (and migrates) the database in `dataDir`, or in memory for `:memory:`. */
 export function openSqlite (dataDir: string): Repositories {
@@ -48,8 +48,8 @@ export function openSqlite (dataDir: string): Repositories {
 
   const stmt = {
     insertAction: db.prepare(`INSERT INTO actions (id, name, parameters, dag_id, dag_execution_date, "user", datetime, context_marker,
-      committed_rev_id, allow_intermediate_commits, validation_failed, tags_done, start_state, start_reason, trigger_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      committed_rev_id, allow_intermediate_commits, validation_failed, tags_done, start_state, start_reason, trigger_at, user_id,
+      project_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     getAction: db.prepare('SELECT * FROM actions WHERE id = ?'),
     listActions: db.prepare('SELECT * FROM actions ORDER BY id'),
     tagsPending: db.prepare(
@@ -60,10 +60,11 @@ export function openSqlite (dataDir: string): Repositories {
       dag_execution_date = COALESCE(?, dag_execution_date) WHERE id = ? AND start_state IN ('pending', 'failed')`),
     markStartFailed: db.prepare('UPDATE actions SET start_state = \'failed\', start_reason = ? WHERE id = ? AND start_state = \'pending\''),
     notePending: db.prepare('UPDATE actions SET trigger_at = ?, start_reason = ? WHERE id = ? AND start_state = \'pending\''),
-    retries: db.prepare(`SELECT * FROM actions WHERE context_marker = ? AND "user" = ? AND name = ? AND datetime >= ?
-      AND start_state IN ('pending', 'started') ORDER BY id DESC`),
+    // IS: no project matches no project
+    retries: db.prepare(`SELECT * FROM actions WHERE context_marker = ? AND user_id = ? AND project_id IS ? AND name = ?
+      AND datetime >= ? AND start_state IN ('pending', 'started') ORDER BY id DESC`),
     // the ids as one JSON array: one statement whatever their number
-    startStates: db.prepare('SELECT id, start_state FROM actions WHERE id IN (SELECT value FROM json_each(?))'),
+    runOwners: db.prepare('SELECT id, dag_id, start_state FROM actions WHERE id IN (SELECT value FROM json_each(?))'),
     insertAudit: db.prepare('INSERT INTO action_command_audit (id, action_id, command, "user", datetime) VALUES (?, ?, ?, ?, ?)'),
     listAudit: db.prepare('SELECT * FROM action_command_audit WHERE action_id = ? ORDER BY datetime, id'),
     insertFailure: db.prepare('INSERT INTO preflight_validation_failures (id, action_id, validation_name, details) VALUES (?, ?, ?, ?)'),
@@ -90,7 +91,7 @@ export function openSqlite (dataDir: string): Repositories {
         try {
           stmt.insertAction.run(a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime,
             a.context_marker, a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0,
-            a.start_state, a.start_reason, a.trigger_at)
+            a.start_state, a.start_reason, a.trigger_at, a.user_id, a.project_id)
           const { audit: r, failure: f } = also
           if (r !== undefined) stmt.insertAudit.run(r.id, r.action_id, r.command, r.user, r.datetime)
           if (f !== undefined) stmt.insertFailure.run(f.id, f.action_id, f.validation_name, f.details)
@@ -111,10 +112,10 @@ export function openSqlite (dataDir: string): Repositories {
       markStarted: async (id, date) => Number(stmt.markStarted.run(date, id).changes) > 0,
       markStartFailed: async (id, reason) => Number(stmt.markStartFailed.run(reason, id).changes) > 0,
       async notePending (id, at, reason) { stmt.notePending.run(at, reason, id) },
-      findRetries: async (q) => stmt.retries.all(q.contextMarker, q.user, q.name, q.since).map((r) => toAction(r as Row)),
-      async startStates (ids) {
-        const rows = ids.length === 0 ? [] : stmt.startStates.all(JSON.stringify(ids)) as Row[]
-        return toStartStates(rows)
+      findRetries: async (q) => stmt.retries.all(q.contextMarker, q.userId, q.projectId, q.name, q.since).map((r) => toAction(r as Row)),
+      async runOwners (ids) {
+        const rows = ids.length === 0 ? [] : stmt.runOwners.all(JSON.stringify(ids)) as Row[]
+        return toRunOwners(rows)
       },
       detail: async (id, maxVerbosity) => actionDetail(id, maxVerbosity)
     },

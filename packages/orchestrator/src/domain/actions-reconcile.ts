@@ -1,13 +1,13 @@
 // Reconciling actions with the engine, at start-up and then periodically: pending starts are settled (the engine has
 // the run: the action proceeds; none a grace period after its trigger: failed to start), a run that turned up for an
-// action given up on makes it started after all, and runs of the action workflows that belong to no action — started
-// before actions were saved first, by another orchestrator on another database, or by hand in the engine — are
-// reported: the caller logs each once, and the count is a metric. They are never adopted or stopped here.
+// action given up on makes it started after all, and runs of the action workflows that belong to no action
+// (orphan-runs.ts: matched on workflow and run id) are reported: the caller logs each once with why it is no action's,
+// and the count is a metric. They are never adopted or stopped here.
 import type { CallContext } from '@slipway/common'
 import type { Repositories } from '../db/repositories.ts'
-import type { EngineRun } from '../clients/engine.ts'
 import type { EngineReads } from './engine-watch.ts'
 import type { ActionStarter } from './actions-start.ts'
+import { ownershipOf, type OrphanRun } from './orphan-runs.ts'
 
 export interface ReconcileReport {
   /** Actions whose start this pass confirmed. */
@@ -17,7 +17,7 @@ export interface ReconcileReport {
   /** Actions still pending. */
   pending: string[]
   /** Runs of the action workflows without an action, first seen by this pass (each is reported once per process). */
-  newOrphans: EngineRun[]
+  newOrphans: OrphanRun[]
   /** Every run without an action seen by this pass. */
   orphans: number
   /** What could not be read (the engine or the database failing); the next pass tries again. */
@@ -49,21 +49,21 @@ export function createActionReconciler (deps: {
     // runs first, then the actions: an orchestrator saves an action before it triggers its run, so any run listed
     // here that has an action has it in the database by the time the actions are read
     const runs = await reads.runs({ dagIds: deps.dagIds }, ctx)
-    const states = await repos.actions.startStates(runs.map((r) => r.dag_run_id))
     const seen = new Set<string>()
-    for (const run of runs) {
-      const state = states.get(run.dag_run_id)
-      if (state === 'failed' || state === 'pending') {
+    for (const { run, owner, orphan } of await ownershipOf(repos, runs)) {
+      if (orphan === undefined) {
+        // the action's own run, turned up for a start still pending or given up on
+        if (owner?.start_state !== 'failed' && owner?.start_state !== 'pending') continue
         const action = await repos.actions.get(run.dag_run_id)
         if (action !== undefined) {
           await starter.started(action, run)
           if (!report.started.includes(action.id)) report.started.push(action.id)
         }
+        continue
       }
-      if (state !== undefined) continue
       const key = `${run.dag_id}/${run.dag_run_id}`
       seen.add(key)
-      if (!reported.has(key)) report.newOrphans.push(run)
+      if (!reported.has(key)) report.newOrphans.push({ run, reason: orphan })
     }
     reported = seen
     report.orphans = seen.size
@@ -102,11 +102,12 @@ export function reconcileLines (report: ReconcileReport, atStart = false): Recon
   for (const id of report.failed) {
     lines.push({ level: 'warn', details: { actionId: id }, message: 'action failed to start: the engine has no run for it' })
   }
-  for (const run of report.newOrphans) {
+  for (const { run, reason } of report.newOrphans) {
     lines.push({
       level: 'warn',
-      details: { dagId: run.dag_id, runId: run.dag_run_id, runType: run.run_type, state: run.state, logicalDate: run.logical_date },
-      message: 'engine run without an action: /actions cannot show or stop it (started before actions were saved first, by another orchestrator or by hand)'
+      details: { dagId: run.dag_id, runId: run.dag_run_id, runType: run.run_type, state: run.state, logicalDate: run.logical_date, reason },
+      message: 'engine run without an action: /actions cannot show or stop it; GET /workflows?orphans=true lists it, ' +
+        'POST /workflows/{workflow_id}/control/stop stops it'
     })
   }
   for (const error of report.errors) {

@@ -99,10 +99,18 @@ export function createActions (deps: {
     return await mine
   }
 
+  /**
+   * Who sent a request, as a retry's key knows the caller: the user id and the project of the token. A user name is not
+   * enough — one name in two projects (or two domains) is two callers, whose requests are never each other's retries.
+   */
+  const callerOf = (ctx: RequestContext): { userId: string, projectId: string | null } | undefined =>
+    ctx.userId === null ? undefined : { userId: ctx.userId, projectId: ctx.projectId }
+
   /** Runs `work` one at a time per caller's context marker in this process (a retry waits for its first try). */
   async function perMarker<T> (ctx: RequestContext, work: () => Promise<T>): Promise<T> {
-    if (ctx.contextMarker === ctx.requestId) return await work()
-    const key = `${ctx.user ?? ''}\u0000${ctx.contextMarker}`
+    const caller = callerOf(ctx)
+    if (ctx.contextMarker === ctx.requestId || caller === undefined) return await work()
+    const key = JSON.stringify([caller.userId, caller.projectId, ctx.contextMarker])
     const mine = (markers.get(key) ?? Promise.resolve()).then(work)
     const done = mine.then(() => undefined, () => undefined)
     markers.set(key, done)
@@ -112,15 +120,15 @@ export function createActions (deps: {
 
   /**
    * The saved action this request repeats, if any: a request carrying the caller's own X-Context-Marker (not one
-   * given by this service) with the same user, action, parameters and flag as an action saved within the retry window
-   * that started or is pending is the same request sent again — after a lost answer, say — and never a second run.
+   * given by this service) from the same caller (user id and project), with the same action, parameters and flag as
+   * an action saved within the retry window that started or is pending is the same request sent again — after a lost
+   * answer, say — and never a second run.
    */
   async function earlierTry (input: CreateActionInput, allowIntermediate: boolean, ctx: RequestContext): Promise<ActionRecord | undefined> {
-    if (ctx.contextMarker === ctx.requestId) return undefined
+    const caller = callerOf(ctx)
+    if (ctx.contextMarker === ctx.requestId || caller === undefined) return undefined
     const since = new Date(Date.now() - retryWindowMs).toISOString()
-    const candidates = await repos.actions.findRetries({
-      contextMarker: ctx.contextMarker, user: ctx.user ?? 'unknown', name: input.name, since
-    })
+    const candidates = await repos.actions.findRetries({ contextMarker: ctx.contextMarker, ...caller, name: input.name, since })
     const wanted = canonicalJson(input.parameters)
     return candidates.find((a) => a.allow_intermediate_commits === allowIntermediate && canonicalJson(a.parameters) === wanted)
   }
@@ -142,7 +150,11 @@ export function createActions (deps: {
     }
   }
 
-  /** The same request again: a started action is answered as it was; a pending one is triggered again, same run id. */
+  /**
+   * The same request again: a pending start is triggered again (same run id); then the action is answered as the
+   * 201 answered it, said to be a replay (`replayed`) and with its state now — `dag_status` the run's state as the
+   * engine has it, `action_lifecycle` and `start_status` as GET /actions/{id} shows them — never a SCHEDULED it has left.
+   */
   async function retry (action: ActionRecord, kind: ActionKind, ctx: RequestContext) {
     if (action.start_state === 'pending') {
       const again = async (): Promise<void> => {
@@ -162,7 +174,17 @@ export function createActions (deps: {
       if (kind.validators.includes('no-site-action-running')) await oneAtATime(ctx, again)
       else await again()
     }
-    return { created: true as const, body: createdBody(action) }
+    const now = await view.get(action.id, 0, ctx)
+    return {
+      created: true as const,
+      body: {
+        ...createdBody(action),
+        dag_status: now.dag_status,
+        replayed: true,
+        action_lifecycle: now.action_lifecycle,
+        start_status: now.start_status
+      }
+    }
   }
 
   /**
@@ -236,6 +258,8 @@ export function createActions (deps: {
       dag_id: kind.dagId,
       dag_execution_date: null,
       user: ctx.user ?? 'unknown',
+      user_id: ctx.userId,
+      project_id: ctx.projectId,
       datetime: now.toISOString(),
       context_marker: ctx.contextMarker,
       committed_rev_id: committed,

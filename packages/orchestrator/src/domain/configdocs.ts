@@ -193,14 +193,25 @@ export function createConfigdocs (deps: {
     return [...messages, ...own, ...components]
   }
 
+  /**
+   * Commits the buffer, or with `dryrun` only validates it. `bufferRevision`, when given, is the buffer revision the
+   * caller examined (a dry run, say): the buffer must still be that revision, checked under the configdocs lock, so
+   * that nothing staged since — another operator's deletion — is committed unseen; otherwise a 409 naming both.
+   */
   async function commit (
-    options: { force: boolean, dryrun: boolean },
+    options: { force: boolean, dryrun: boolean, bufferRevision?: number | undefined },
     ctx: RequestContext
   ): Promise<{ statusCode: number, body: ValidationStatusBody }> {
     return await deps.lock.withLock(ctx, async () => {
       // a staging cut short is undone first: a half-replaced buffer is never committed
       await staging.recover(ctx)
       const v = await readVersions(store, ctx)
+      if (options.bufferRevision !== undefined && v.buffer !== options.bufferRevision) {
+        const now = v.buffer === undefined ? 'empty (nothing is staged)' : `revision ${v.buffer}`
+        throw new ConflictError('Unable to commit configuration documents',
+          `The buffer is ${now}, not revision ${options.bufferRevision} as examined: it changed since. ` +
+          'Read the buffer again (GET /configdocs) and run a new dry run before committing.')
+      }
       const changes = await bufferChanges(store, v, ctx)
       if (v.buffer === undefined || Object.keys(changes).length === 0) {
         throw new ConflictError('Unable to commit configuration documents', 'There are no documents in the buffer to commit', {

@@ -10,6 +10,8 @@ import { EXCLUSIVE_DAGS, type ActionKind } from './catalog.ts'
 import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, type Versions } from './versions.ts'
 import type { ActionStarter } from './actions-start.ts'
+import { ownershipOf } from './orphan-runs.ts'
+import { workflowOf } from './steps.ts'
 
 /** A failed pre-run check: its title names the validation, its details say why; `messages` are the findings. */
 export class PreRunFailure extends Error {
@@ -109,7 +111,9 @@ export function createPreRunChecks (deps: {
 
   /**
    * No other site action is in progress: a site action whose start the engine has not confirmed may yet run, so it
-   * is settled first and blocks while it stays pending; then no exclusive workflow may be queued or running.
+   * is settled first and blocks while it stays pending; then no exclusive workflow may be queued or running. Each run
+   * in the way is named with how to clear it: an action's through its action, one that belongs to no action (an
+   * orphan, which no action can stop) through its workflow.
    */
   async function refuseSiteActionInProgress (ctx: RequestContext): Promise<void> {
     for (const pending of await repos.actions.listStartPending()) {
@@ -119,9 +123,13 @@ export function createPreRunChecks (deps: {
     }
     const running = (await engine.runs({ dagIds: EXCLUSIVE_DAGS }, ctx)).filter((r) => r.state === 'queued' || r.state === 'running')
     if (running.length > 0) {
-      const runs = running.map((r) => `${r.dag_id}/${r.dag_run_id}`).join(', ')
-      throw new PreRunFailure('Another site action is in progress',
-        `Workflow run ${runs} is ${running[0]?.state ?? 'running'}; wait for it to finish or stop it first.`)
+      const lines = (await ownershipOf(repos, running)).map(({ run, orphan }) => {
+        const named = `Workflow run ${run.dag_id}/${run.dag_run_id} is ${String(run.state)}`
+        return orphan === undefined
+          ? `${named}: wait for it to finish, or stop its action (POST /api/v1.0/actions/${run.dag_run_id}/control/stop)`
+          : `${named} and belongs to no action (${orphan}): stop it with POST /api/v1.0/workflows/${workflowOf(run).workflow_id}/control/stop`
+      })
+      throw new PreRunFailure('Another site action is in progress', `${lines.join('; ')}.`)
     }
   }
 

@@ -112,7 +112,12 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
       }
     }
   }, async (request, reply) => {
-    const result = await configdocs.commit({ force: request.query.force, dryrun: request.query.dryrun }, request.ctx)
+    const revision = request.query['buffer-revision']
+    const result = await configdocs.commit({
+      force: request.query.force,
+      dryrun: request.query.dryrun,
+      bufferRevision: revision === undefined ? undefined : Number(revision)
+    }, request.ctx)
     return await reply.code(result.statusCode as 200 | 400).send(result.body)
   })
 }

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { BadRequestError, ErrorBodySchema } from '@slipway/common'
 import type { Workflows } from '../domain/workflows.ts'
-import { WorkflowDetailSchema, WorkflowParamsSchema, WorkflowSchema, WorkflowsQuerySchema } from '../schemas/workflows.ts'
+import { WorkflowDetailSchema, WorkflowEntrySchema, WorkflowParamsSchema, WorkflowsQuerySchema } from '../schemas/workflows.ts'
 import { VerbosityOnlySchema } from '../schemas/query.ts'
 import { rule } from '../policy.ts'
 
@@ -32,8 +32,15 @@ export function sinceOf (value: string | undefined, now = new Date()): Date {
 export const workflowRoutes: FastifyPluginAsyncTypebox<{ workflows: Workflows }> = async (app, { workflows }) => {
   app.get('/workflows', {
     config: { policy: rule('list_workflows') },
-    schema: { querystring: WorkflowsQuerySchema, response: { 200: Type.Array(WorkflowSchema), 400: ErrorBodySchema } }
-  }, async (request) => await workflows.list(sinceOf(request.query.since), request.ctx))
+    schema: {
+      querystring: WorkflowsQuerySchema,
+      response: { 200: Type.Array(WorkflowEntrySchema), 400: ErrorBodySchema }
+    }
+  }, async (request) => {
+    const { since, orphans } = request.query
+    if (orphans) return await workflows.orphans(since === undefined ? undefined : sinceOf(since), request.ctx)
+    return await workflows.list(sinceOf(since), request.ctx)
+  })
 
   app.get('/workflows/:workflow_id', {
     config: { policy: rule('get_workflow') },
@@ -43,4 +50,24 @@ export const workflowRoutes: FastifyPluginAsyncTypebox<{ workflows: Workflows }>
       response: { 200: WorkflowDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
     }
   }, async (request) => await workflows.detail(request.params.workflow_id, request.ctx))
+
+  // an extension: a run no action has cannot be stopped through /actions, and one of a site workflow blocks every site
+  // action; stopped here, as an action's stop does it
+  app.post('/workflows/:workflow_id/control/stop', {
+    config: { policy: rule('invoke_workflow_control') },
+    schema: {
+      params: WorkflowParamsSchema,
+      querystring: VerbosityOnlySchema,
+      response: {
+        202: Type.Unsafe<void>({ description: 'Accepted; empty body' }),
+        400: ErrorBodySchema,
+        404: ErrorBodySchema,
+        409: ErrorBodySchema
+      }
+    }
+  }, async (request, reply) => {
+    const { run, reason } = await workflows.stop(request.params.workflow_id, request.ctx)
+    request.log.warn({ dagId: run.dag_id, runId: run.dag_run_id, user: request.ctx.user, reason }, 'engine run without an action stopped')
+    return await reply.code(202).send()
+  })
 }

@@ -132,7 +132,12 @@ export const CreatedActionSchema = Type.Object({
   dag_execution_date: Nullable(Type.String()),
   user: Type.String(),
   context_marker: Type.String(),
-  timestamp: Nullable(Type.String())
+  timestamp: Nullable(Type.String()),
+  // a request sent again with the same X-Context-Marker by the same caller (an extension): the action it made, with its
+  // state now
+  replayed: Type.Optional(Type.Literal(true, { description: 'Present on a replay: the action an earlier request made, not a new one' })),
+  action_lifecycle: Type.Optional(Type.String({ description: 'On a replay: the lifecycle now' })),
+  start_status: Type.Optional(Type.String({ description: 'On a replay: whether the engine has the run (started, trigger_pending, …)' }))
 })
 
 /** The 409 of POST /actions (a pre-run validation failed): the stored action with its failed validation. */

@@ -60,7 +60,17 @@ export const DocumentsQuerySchema = QuerySchema({
 
 export const CommitQuerySchema = QuerySchema({
   force: withDefault(SeedBooleanSchema('force', 'Commit despite validation failures')),
-  dryrun: withDefault(SeedBooleanSchema('dryrun', 'Validate only, commit nothing'))
+  dryrun: withDefault(SeedBooleanSchema('dryrun', 'Validate only, commit nothing')),
+  // an extension: the seed's commit takes whatever the buffer holds when it runs
+  'buffer-revision': Type.Optional(Type.String({
+    pattern: '^[1-9]\\d{0,14}$',
+    description: 'The buffer revision the caller examined (GET /configdocs new_revision, or a dry run given it): ' +
+      'the commit or dry run is refused with 409 when the buffer is another revision; absent: whatever the buffer holds',
+    'x-invalid': {
+      message: 'Invalid buffer-revision parameter',
+      reason: 'buffer-revision must be a revision id (a positive integer), got \'{value}\''
+    } satisfies Wording
+  }))
 })
 
 /** YAML documents, answered as text. */

@@ -1,13 +1,17 @@
 // Wire shapes of the workflow routes: a workflow run, and one with its steps and sub-workflows.
 import { Type, type TSchema } from 'typebox'
-import { QuerySchema } from './query.ts'
+import { SeedBooleanSchema } from '@slipway/common'
+import { QuerySchema, withDefault } from './query.ts'
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
 export const WorkflowsQuerySchema = QuerySchema({
   since: Type.Optional(Type.String({
-    description: 'ISO 8601 date/time in the past, or an ISO 8601 duration back from now; default 30 days'
-  }))
+    description: 'ISO 8601 date/time in the past, or an ISO 8601 duration back from now; default 30 days (with orphans: none)'
+  })),
+  // an extension: the seed's list is every run
+  orphans: withDefault(SeedBooleanSchema('orphans',
+    'Only the runs of the action workflows that belong to no action, each with orphan_reason; since bounds them only when given'))
 })
 export const WorkflowParamsSchema = Type.Object({ workflow_id: Type.String({ description: '<dag_id>__<YYYY-MM-DDTHH:MM:SS.ffffff>' }) })
 
@@ -22,6 +26,11 @@ export const WorkflowSchema = Type.Object({
   state: Nullable(Type.String()),
   external_trigger: Type.Boolean()
 })
+/** An entry of GET /workflows: a workflow; with orphans=true, a run of an action workflow no action has, and why. */
+export const WorkflowEntrySchema = Type.Intersect([
+  WorkflowSchema,
+  Type.Object({ orphan_reason: Type.Optional(Type.String({ description: 'With orphans=true: why no action has the run' })) })
+])
 const WorkflowStepSchema = Type.Object({
   task_id: Type.String(),
   dag_id: Type.String(),

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ACTION_KINDS, createConfirmation, createPath, kindOf, parameterLines, parametersOf, problemOf } from '../../console/action-kinds.js'
 import { ApiError, api, blamed, probeOf, rulesOf } from '../../console/api.js'
 import {
-  bufferSignature, collectionOfFile, collectionProblem, commitConfirmation, forceConfirmation, modeEffect, renderedDefault,
-  stageConfirmation, stagePath, stagedOf
+  bufferRevisionOf, bufferSignature, collectionOfFile, collectionProblem, commitConfirmation, commitPath, forceConfirmation, modeEffect,
+  renderedDefault, stageConfirmation, stagePath, stagedOf
 } from '../../console/staging.js'
 import { failuresOf, findingText, messagesOf, verdictText } from '../../console/validations.js'
 import { ACTIONS } from '../../src/domain/catalog.ts'
@@ -124,6 +124,16 @@ describe('staging and committing', () => {
       .toMatch(/deleted \(it is not in the committed version\)\./)
     expect(stageConfirmation({ collection: 'one', mode: 'append', empty: false, documents: 1, bytes: 10, staged: [], committed: false }).text)
       .toMatch(/^1 document \(10 bytes\) are staged/)
+  })
+
+  it('names the buffer revision it examined in the dry run and in the commit, with force only past failures', () => {
+    const list = [row('global', 'present', 'deleted', 7), row('site', 'present', 'unmodified', 7)]
+    expect(bufferRevisionOf(list)).toBe(7)
+    expect(bufferRevisionOf([row('site', 'present', 'unmodified', 7)])).toBe(null)
+    expect(bufferRevisionOf([])).toBe(null)
+    expect(commitPath({ revision: 7, dryrun: true })).toBe('/commitconfigdocs?dryrun=true&buffer-revision=7')
+    expect(commitPath({ revision: 7, force: true })).toBe('/commitconfigdocs?force=true&buffer-revision=7')
+    expect(commitPath({ revision: 7 })).toBe('/commitconfigdocs?buffer-revision=7')
   })
 
   it('confirms a commit with its changes, and a force with each failure it goes past', () => {

@@ -91,6 +91,14 @@ describe('the orchestrator\'s OpenAPI document', () => {
     await call(200, 'GET', `${API}/workflows/${workflows[0]?.workflow_id ?? ''}`)
     await call(400, 'GET', `${API}/workflows/nounderscores`)
     await call(404, 'GET', `${API}/workflows/deploy_site__2001-01-01T00:00:00.000000`)
+    // a run no action has, held queued (its workflow paused): listed with why, and stopped through its workflow; the
+    // action's own run is stopped only through the action
+    await call(409, 'POST', `${API}/workflows/${workflows.find((w) => w.workflow_id.startsWith('deploy_site__'))?.workflow_id ?? ''}/control/stop`)
+    await stack.engineClient.setPaused('test_site', true, {})
+    await stack.engineClient.trigger('test_site', 'manual__contract', {})
+    const orphans = await call(200, 'GET', `${API}/workflows?orphans=true`) as unknown as Array<{ workflow_id: string, run_id: string }>
+    await call(202, 'POST', `${API}/workflows/${orphans.find((w) => w.run_id === 'manual__contract')?.workflow_id ?? ''}/control/stop`)
+    await call(404, 'POST', `${API}/workflows/deploy_site__2001-01-01T00:00:00.000000/control/stop`)
     await call(200, 'GET', `${API}/site_statuses`)
     await call(400, 'GET', `${API}/site_statuses?filters=weather`)
     const base = { subject: 's', sub_type: 'Linked Task Info', note_val: 'v', verbosity: 5, is_auth_link: false, note_timestamp: new Date().toISOString(), assoc_id: 'other/x' }

@@ -22,6 +22,8 @@ function action (overrides: Partial<ActionRecord> = {}): ActionRecord {
     dag_id: 'test_site',
     dag_execution_date: null,
     user: 'admin',
+    user_id: 'u-admin',
+    project_id: 'p-service',
     datetime: new Date().toISOString(),
     context_marker: '123e4567-e89b-12d3-a456-426614174000',
     committed_rev_id: null,
@@ -79,22 +81,37 @@ for (const backend of DATABASES) {
       expect(await repos.actions.listStartPending()).toEqual([])
     })
 
-    it('finds the earlier tries of a request by marker, user and name within the window, and the states of run ids', async () => {
+    it('finds the earlier tries of a request by marker, caller (user id and project) and name within the window, and the workflow and start state of run ids', async () => {
       const { repos } = await backend.open()
       const marker = 'aaaaaaaa-e89b-12d3-a456-426614174000'
       const old = action({ context_marker: marker, datetime: '2020-01-01T00:00:00.000Z', start_state: 'started' })
       const pending = action({ context_marker: marker })
       const failed = action({ context_marker: marker, start_state: 'failed' })
-      const other = action({ context_marker: marker, user: 'someone' })
-      for (const x of [old, pending, failed, other]) await repos.actions.insert(x)
-      const found = await repos.actions.findRetries({ contextMarker: marker, user: 'admin', name: 'test_site', since: '2025-01-01T00:00:00.000Z' })
-      expect(found.map((x) => x.id)).toEqual([pending.id])
-      expect(await repos.actions.findRetries({ contextMarker: marker, user: 'admin', name: 'deploy_site', since: '2000-01-01T00:00:00.000Z' })).toEqual([])
-      const states = await repos.actions.startStates([pending.id, failed.id, 'not-an-action'])
-      expect(states).toEqual(new Map([[pending.id, 'pending'], [failed.id, 'failed']]))
-      expect(await repos.actions.startStates([])).toEqual(new Map())
+      // the same user name: in another project, another user (another id), no project at all
+      const otherProject = action({ context_marker: marker, project_id: 'p-other' })
+      const otherUser = action({ context_marker: marker, user_id: 'u-other' })
+      const noProject = action({ context_marker: marker, project_id: null })
+      for (const x of [old, pending, failed, otherProject, otherUser, noProject]) await repos.actions.insert(x)
+      expect(await repos.actions.get(otherProject.id)).toEqual(otherProject)
+      const find = async (userId: string, projectId: string | null, name = 'test_site') =>
+        (await repos.actions.findRetries({ contextMarker: marker, userId, projectId, name, since: '2025-01-01T00:00:00.000Z' })).map((x) => x.id)
+      expect(await find('u-admin', 'p-service')).toEqual([pending.id])
+      expect(await find('u-admin', 'p-other')).toEqual([otherProject.id])
+      expect(await find('u-other', 'p-service')).toEqual([otherUser.id])
+      expect(await find('u-admin', null)).toEqual([noProject.id])
+      expect(await find('u-nobody', 'p-service')).toEqual([])
+      expect(await find('u-admin', 'p-service', 'deploy_site')).toEqual([])
+      const deploy = action({ name: 'deploy_site', dag_id: 'deploy_site', validation_failed: true, start_state: 'refused' })
+      await repos.actions.insert(deploy)
+      const owners = await repos.actions.runOwners([pending.id, failed.id, deploy.id, 'not-an-action'])
+      expect(owners).toEqual(new Map([
+        [pending.id, { dag_id: 'test_site', start_state: 'pending' }],
+        [failed.id, { dag_id: 'test_site', start_state: 'failed' }],
+        [deploy.id, { dag_id: 'deploy_site', start_state: 'refused' }]
+      ]))
+      expect(await repos.actions.runOwners([])).toEqual(new Map())
       const many = Array.from({ length: 1500 }, () => newUlid())
-      expect((await repos.actions.startStates([...many, old.id])).get(old.id)).toBe('started')
+      expect((await repos.actions.runOwners([...many, old.id])).get(old.id)).toEqual({ dag_id: 'test_site', start_state: 'started' })
     })
   })
 }
@@ -109,6 +126,11 @@ VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FA1', 'deploy_site', '{}', 'deploy_site', '2025-
 
 async function expectUpgraded (repos: Repositories): Promise<void> {
   expect(await repos.actions.get('01ARZ3NDEKTSV4RRFFQ69G5FA1')).toMatchObject({ start_state: 'started', start_reason: null, trigger_at: null })
+  // saved before the caller's id and project were kept: never answered as a retry, whoever asks
+  expect(await repos.actions.get('01ARZ3NDEKTSV4RRFFQ69G5FA1')).toMatchObject({ user: 'admin', user_id: null, project_id: null })
+  for (const projectId of [null, 'admin', 'service']) {
+    expect(await repos.actions.findRetries({ contextMarker: 'm', userId: 'admin', projectId, name: 'deploy_site', since: '2000-01-01T00:00:00.000Z' })).toEqual([])
+  }
   expect(await repos.actions.get('01ARZ3NDEKTSV4RRFFQ69G5FA2')).toMatchObject({ start_state: 'refused', validation_failed: true })
   expect(await repos.actions.listStartPending()).toEqual([])
 }

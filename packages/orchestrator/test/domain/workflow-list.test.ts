@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { RequestContext } from '@slipway/common'
 import type { EngineClient, EngineRun } from '../../src/clients/engine.ts'
 import type { EngineReads } from '../../src/domain/engine-watch.ts'
+import type { Repositories } from '../../src/db/repositories.ts'
 import { createWorkflows } from '../../src/domain/workflows.ts'
 
 const runOf = (id: string, date: string, state: string): EngineRun =>
@@ -13,7 +14,7 @@ describe('GET /workflows\' kept views', () => {
   it('hands out an unchanged run\'s view as made before and makes a changed run\'s again', async () => {
     const runs = [runOf('R2', '2026-11-26T11:00:00Z', 'running'), runOf('R1', '2026-11-26T10:00:00Z', 'success')]
     const reads = { runs: async () => [...runs] } as unknown as EngineReads
-    const workflows = createWorkflows({ engine: {} as EngineClient, reads })
+    const workflows = createWorkflows({ engine: {} as EngineClient, reads, repos: {} as Repositories })
     const list = async () => await workflows.list(new Date(0), {} as RequestContext)
 
     const first = await list()

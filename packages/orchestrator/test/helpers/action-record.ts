@@ -10,6 +10,8 @@ export function actionRecord (overrides: Partial<ActionRecord> = {}): ActionReco
     dag_id: 'deploy_site',
     dag_execution_date: '2026-11-23T00:00:00.000Z',
     user: 'admin',
+    user_id: 'admin',
+    project_id: 'service',
     datetime: new Date().toISOString(),
     context_marker: '123e4567-e89b-12d3-a456-426614174000',
     committed_rev_id: 3,

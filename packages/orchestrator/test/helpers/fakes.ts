@@ -103,9 +103,10 @@ export function fakeEngine () {
     },
     async run (dagId, runId) { return runs.find((r) => r.dag_id === dagId && r.dag_run_id === runId) },
     async setRunState (dagId, runId, state) {
-      const run = runs.find((r) => r.dag_id === dagId && r.dag_run_id === runId)
-      if (run === undefined) throw new NotFoundError('Not found in the workflow engine', `run ${runId} not found`, { errorType: 'AirflowError' })
-      run.state = state
+      const at = runs.findIndex((r) => r.dag_id === dagId && r.dag_run_id === runId)
+      if (at < 0) throw new NotFoundError('Not found in the workflow engine', `run ${runId} not found`, { errorType: 'AirflowError' })
+      // a changed run is a new object, as every read of a real engine is: what was made of the old one is not kept
+      runs[at] = { ...runs[at], state } as EngineRun
     },
     async runs (filter) { return runs.filter((r) => filter.dagIds === undefined || filter.dagIds.includes(r.dag_id)) },
     async tasks () { return [] as EngineTask[] },
