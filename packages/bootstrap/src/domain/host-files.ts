@@ -3,7 +3,7 @@
 import { DesignError, dataAt, type DesignDocument } from './documents.ts'
 import { record, where } from './design-values.ts'
 import { tarMember, type TarEntry } from './tar.ts'
-import type { RemoteFiles } from '../types.ts'
+import type { FileBody, RemoteFiles } from '../types.ts'
 
 export type { RemoteFiles } from '../types.ts'
 
@@ -72,10 +72,19 @@ async function hostSystemFile (hostSystem: DesignDocument, item: unknown, i: num
   }
   let member: Buffer | undefined
   try {
-    member = await tarMember(bytes, file.tar_path)
+    // a tarball is read whole to find its member (at most FILE_MAX_BYTES, unpacked at most 256 MiB)
+    member = await tarMember(await wholeOf(bytes), file.tar_path)
   } catch (error) {
     throw new DesignError(`${at('tar_url')}: ${url} is ${(error as Error).message}`)
   }
   if (member === undefined) throw new DesignError(`${at('tar_path')}: ${url} has no file ${file.tar_path}`)
   return { ...entry, content: member }
+}
+
+/** A fetched file's bytes in memory. */
+async function wholeOf (body: FileBody): Promise<Buffer> {
+  if (Buffer.isBuffer(body)) return body
+  const chunks: Buffer[] = []
+  for await (const chunk of body.read()) chunks.push(chunk)
+  return Buffer.concat(chunks)
 }

@@ -6,6 +6,8 @@ import { pipeline } from 'node:stream/promises'
 import { promisify } from 'node:util'
 import { createGzip, gunzip } from 'node:zlib'
 
+import type { FileBody } from '../types.ts'
+
 const gunzipAsync = promisify(gunzip)
 
 /** An entry that cannot be written to, or a member that cannot be read from, an archive. */
@@ -25,7 +27,8 @@ export interface TarEntry {
   /** Path relative to `/`, without a leading slash. */
   path: string
   mode: number
-  content?: Buffer | string
+  /** The bytes: text, bytes in memory, or a file read a chunk at a time as the archive is written. */
+  content?: Buffer | string | FileBody
   /** Makes the entry a symbolic link to this target. */
   symlink?: string
 }
@@ -67,37 +70,76 @@ function header (entry: TarEntry, size: number, mtimeS: number): Buffer {
   return block
 }
 
-/** The archive's pieces in order: each entry's header, its bytes (as they are, never copied) and padding, then the end. */
-function * tarParts (entries: TarEntry[], mtime: Date): Generator<Buffer> {
+/** An entry's body: its bytes in memory, or a file of known size read a chunk at a time. */
+function bodyOf (entry: TarEntry): FileBody {
+  if (entry.symlink !== undefined) return EMPTY
+  if (typeof entry.content === 'string') return Buffer.from(entry.content)
+  return entry.content ?? EMPTY
+}
+
+function sizeOf (body: FileBody): number {
+  return Buffer.isBuffer(body) ? body.length : body.size
+}
+
+/**
+ * Throws the ArchiveError an entry would meet while the archive is written (a path or link target the archive cannot
+ * hold), so that it is known before the first byte of an answer is sent.
+ */
+export function checkEntries (entries: TarEntry[]): void {
+  for (const entry of entries) header(entry, entry.symlink !== undefined ? 0 : 1, 0)
+}
+
+/**
+ * The archive's pieces in order: each entry's header, its bytes (as they are, never copied; a file on disk a chunk at a
+ * time, as it is read) and padding, then the end. A file that does not give the size it announced fails the archive:
+ * its header already said how many bytes follow.
+ */
+async function * tarParts (entries: TarEntry[], mtime: Date): AsyncGenerator<Buffer> {
   const mtimeS = Math.floor(mtime.getTime() / 1000)
   for (const entry of entries) {
-    const body = entry.symlink !== undefined
-      ? EMPTY
-      : typeof entry.content === 'string' ? Buffer.from(entry.content) : entry.content ?? EMPTY
-    yield header(entry, body.length, mtimeS)
-    if (body.length > 0) yield body
-    const padding = (512 - (body.length % 512)) % 512
+    const body = bodyOf(entry)
+    const size = sizeOf(body)
+    yield header(entry, size, mtimeS)
+    if (Buffer.isBuffer(body)) {
+      if (size > 0) yield body
+    } else {
+      let read = 0
+      for await (const chunk of body.read()) {
+        read += chunk.length
+        if (read > size) break
+        yield chunk
+      }
+      if (read !== size) throw new Error(`/${entry.path} gave ${read} bytes, not the ${size} its header announced`)
+    }
+    const padding = (512 - (size % 512)) % 512
     if (padding > 0) yield Buffer.alloc(padding)
   }
   yield Buffer.alloc(1024)
 }
 
 /** The entries as an uncompressed tar archive; a later entry with the same path wins when extracted. */
-export function tar (entries: TarEntry[], mtime = new Date()): Buffer {
-  return Buffer.concat([...tarParts(entries, mtime)])
+export async function tar (entries: TarEntry[], mtime = new Date()): Promise<Buffer> {
+  return Buffer.concat(await Readable.from(tarParts(entries, mtime), { objectMode: false }).toArray() as Buffer[])
 }
 
 /**
- * The entries as a .tar.gz, compressed off the event loop. The tar is never made whole: each piece goes into the
- * compressor as it comes, so a join holds its files and the compressed payload, not a copy of every file besides.
- * The bytes are those of gzip(tar(entries)): deflate's output does not depend on how its input is cut.
+ * The entries as a .tar.gz stream, compressed off the event loop as it is read: each piece of the archive goes into
+ * the compressor when the reader wants more, so neither the tar nor the compressed payload is ever whole in memory.
+ * The bytes are those of gzip(tar(entries)): deflate's output does not depend on how its input is cut. A file that
+ * fails while it is read fails the stream.
  */
-export async function tarGz (entries: TarEntry[], mtime = new Date()): Promise<Buffer> {
-  const compressed: Buffer[] = []
-  await pipeline(Readable.from(tarParts(entries, mtime), { objectMode: false }), createGzip(), async (source: AsyncIterable<Buffer>) => {
-    for await (const chunk of source) compressed.push(chunk)
+export function tarGzStream (entries: TarEntry[], mtime = new Date()): Readable {
+  const gzip = createGzip()
+  pipeline(Readable.from(tarParts(entries, mtime), { objectMode: false }), gzip).catch((error: unknown) => {
+    gzip.destroy(error as Error)
   })
-  return Buffer.concat(compressed)
+  return gzip
+}
+
+/** The entries as a .tar.gz in memory (small archives: tests, benches, a tarball for a test's file server). */
+export async function tarGz (entries: TarEntry[], mtime = new Date()): Promise<Buffer> {
+  checkEntries(entries)
+  return Buffer.concat(await tarGzStream(entries, mtime).toArray() as Buffer[])
 }
 
 function field (block: Buffer, start: number, length: number): string {

@@ -17,7 +17,7 @@ describe('tarGz', () => {
       { path: 'opt/text', mode: 0o644, content: Buffer.concat([text, randomBytes(10_001), text]) }
     ]
     const payload = await tarGz(entries, NOW)
-    expect(payload.equals(gzipSync(tar(entries, NOW)))).toBe(true)
+    expect(payload.equals(gzipSync(await tar(entries, NOW)))).toBe(true)
     expect(await tarMember(payload, '/opt/text')).toEqual(entries[4]?.content)
   })
 

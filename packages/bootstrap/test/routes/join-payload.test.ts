@@ -1,5 +1,5 @@
 // A join with a large HostSystem file (issue 25, fault 5): the payload is compressed off the event loop, so health
-// answers while it is built.
+// answers while it is built and sent.
 import { randomBytes } from 'node:crypto'
 import Fastify from 'fastify'
 import { describe, expect, it, onTestFinished } from 'vitest'
@@ -54,7 +54,8 @@ describe('GET /join-scripts with a large HostSystem file', () => {
     }
     const app = await buildTestApp({ kubeUrl: kube.url, designHosts: [store.url], fetchFiles })
     app.addHook('onRequest', async (request) => { if (request.url === '/api/v1.0/health') events.push('health') })
-    app.addHook('onSend', async (request) => { if (request.url.startsWith('/api/v1.0/join-scripts')) events.push('answered') })
+    // the answer is a stream compressed as it is sent: it is over once the response has been written whole
+    app.addHook('onResponse', async (request) => { if (request.url.startsWith('/api/v1.0/join-scripts')) events.push('answered') })
 
     const state = { done: false }
     const join = app.inject({ url: joinUrl([['design_ref', `${store.url}/site.yaml`], ['hostname', 'n1'], ['ip', '192.168.77.11']]), headers: AUTH })
