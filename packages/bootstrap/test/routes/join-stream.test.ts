@@ -6,13 +6,29 @@ import { request } from 'undici'
 import { parseAllDocuments, stringify } from 'yaml'
 import { AUTH } from '@slipway/common/testing'
 import type { FileSources } from '../../src/clients/file-sources.ts'
+import { createGpgEncryptor, gpgAvailable, type PayloadEncryptor } from '../../src/clients/gpg.ts'
 import { buildTestApp, clusterNodes, exampleDesign, joinUrl, startDesignServer, startKube } from '../helpers/servers.ts'
 
+const HAS_GPG = gpgAvailable('gpg')
 const FILE_URL = 'http://files.example.org/blob'
 const CHUNK = 64 * 1024
 
-function designWithFile (): string {
-  return parseAllDocuments(exampleDesign()).flatMap((doc) => {
+const ENCRYPTED = `---
+schema: promenade/EncryptionPolicy/v1
+metadata:
+  schema: metadata/Document/v1
+  name: encryption-policy
+  layeringDefinition:
+    abstract: false
+    layer: site
+  storagePolicy: cleartext
+data:
+  scripts:
+    join: {gpg: {}}
+`
+
+function designWithFile (extra = ''): string {
+  return parseAllDocuments(exampleDesign() + extra).flatMap((doc) => {
     const value = doc.toJS() as { schema: string, data: { files?: unknown[] } } | null
     if (value === null) return []
     if (value.schema === 'promenade/HostSystem/v1') value.data.files = [{ path: '/opt/blob', url: FILE_URL }]
@@ -51,10 +67,10 @@ function brokenFile (size: number, chunks: number) {
   return { fetchFiles, seen, wasReleased, wasClosed }
 }
 
-async function listen (fetchFiles: FileSources): Promise<string> {
-  const store = await startDesignServer(designWithFile())
+async function listen (fetchFiles: FileSources, encryptPayload?: PayloadEncryptor): Promise<string> {
+  const store = await startDesignServer(designWithFile(encryptPayload === undefined ? '' : ENCRYPTED))
   const kube = await startKube(clusterNodes())
-  const app = await buildTestApp({ kubeUrl: kube.url, designHosts: [store.url], fetchFiles })
+  const app = await buildTestApp({ kubeUrl: kube.url, designHosts: [store.url], fetchFiles, encryptPayload })
   await app.listen({ host: '127.0.0.1', port: 0 })
   onTestFinished(async () => { await app.close() })
   const address = app.server.address()
@@ -77,6 +93,17 @@ describe('GET /join-scripts, sent as it is written', () => {
     expect(text.startsWith('#!/usr/bin/env bash\n')).toBe(true)
     expect(text).not.toContain('finished join process')
     await file.wasClosed
+    await file.wasReleased
+  })
+
+  it.skipIf(!HAS_GPG)('breaks an encrypted answer off the same way: gpg never ends a payload whose input failed', { timeout: 60_000 }, async () => {
+    const file = brokenFile(64 * 1024 * 1024, 16)
+    const res = await request(await listen(file.fetchFiles, createGpgEncryptor({ passphrase: 'secret' })), { headers: AUTH })
+    expect(res.statusCode).toBe(200)
+    const received: Buffer[] = []
+    const reading = (async () => { for await (const chunk of res.body) received.push(chunk as Buffer) })()
+    await expect(reading).rejects.toThrow()
+    expect(Buffer.concat(received).toString()).not.toContain('finished join process')
     await file.wasReleased
   })
 
