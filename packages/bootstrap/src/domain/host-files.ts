@@ -2,7 +2,7 @@
 // content, a symlink, a fetched file, or one member of a fetched tarball (unpacked off the event loop).
 import { DesignError, dataAt, type DesignDocument } from './documents.ts'
 import { record, where } from './design-values.ts'
-import { tarMember, type TarEntry } from './tar.ts'
+import { tarMemberBody, type TarEntry } from './tar.ts'
 import type { FileBody, RemoteFiles } from '../types.ts'
 
 export type { RemoteFiles } from '../types.ts'
@@ -70,21 +70,13 @@ async function hostSystemFile (hostSystem: DesignDocument, item: unknown, i: num
   if (typeof file.tar_path !== 'string' || file.tar_path === '') {
     throw new DesignError(`${at('tar_path')} must name the member of ${url} to use`)
   }
-  let member: Buffer | undefined
+  let member: FileBody | undefined
   try {
-    // a tarball is read whole to find its member (at most FILE_MAX_BYTES, unpacked at most 256 MiB)
-    member = await tarMember(await wholeOf(bytes), file.tar_path)
+    // the tarball is read through to find its member, and again as the member is written: never held unpacked
+    member = await tarMemberBody(bytes, file.tar_path)
   } catch (error) {
     throw new DesignError(`${at('tar_url')}: ${url} is ${(error as Error).message}`)
   }
   if (member === undefined) throw new DesignError(`${at('tar_path')}: ${url} has no file ${file.tar_path}`)
   return { ...entry, content: member }
-}
-
-/** A fetched file's bytes in memory. */
-async function wholeOf (body: FileBody): Promise<Buffer> {
-  if (Buffer.isBuffer(body)) return body
-  const chunks: Buffer[] = []
-  for await (const chunk of body.read()) chunks.push(chunk)
-  return Buffer.concat(chunks)
 }

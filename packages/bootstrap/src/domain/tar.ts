@@ -3,12 +3,9 @@
 // zlib's thread pool, never on the event loop: a payload of tens of megabytes takes seconds to compress.
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { promisify } from 'node:util'
-import { createGzip, gunzip } from 'node:zlib'
+import { createGunzip, createGzip } from 'node:zlib'
 
 import type { FileBody } from '../types.ts'
-
-const gunzipAsync = promisify(gunzip)
 
 /** An entry that cannot be written to, or a member that cannot be read from, an archive. */
 export class ArchiveError extends Error {
@@ -152,45 +149,145 @@ function normalise (path: string): string {
   return path.replace(/^(\.\/|\/)+/, '')
 }
 
-/**
- * The content of the regular file `memberPath` inside a tar archive (gzip-compressed or not), or undefined
- * when the archive has no such file. Understands ustar prefixes, GNU long names and pax `path` records.
- * Throws an ArchiveError when the bytes are not a (gzip-compressed) tar archive.
- */
-export async function tarMember (archive: Buffer, memberPath: string): Promise<Buffer | undefined> {
-  let tar = archive
-  if (archive[0] === 0x1f && archive[1] === 0x8b) {
+/** Hands out exact numbers of bytes from a stream of chunks (fewer only at its end), counting what it read. */
+function byteReader (source: AsyncIterator<Buffer>) {
+  let pending: Buffer = EMPTY
+  let read = 0
+  return {
+    async take (n: number): Promise<Buffer> {
+      while (pending.length < n) {
+        const next = await source.next()
+        if (next.done === true) break
+        read += next.value.length
+        if (read > MAX_UNPACKED_BYTES) throw new ArchiveError(`larger than ${MAX_UNPACKED_BYTES} bytes unpacked`)
+        pending = pending.length === 0 ? next.value : Buffer.concat([pending, next.value])
+      }
+      const out = pending.subarray(0, n)
+      pending = pending.subarray(out.length)
+      return out
+    }
+  }
+}
+
+/** A tarball's bytes, gunzipped as they are read when they are gzip-compressed (off the event loop). */
+async function * unpacked (archive: FileBody): AsyncGenerator<Buffer> {
+  const chunks: AsyncIterator<Buffer> = Buffer.isBuffer(archive)
+    ? (async function * () { yield archive })()
+    : archive.read()[Symbol.asyncIterator]()
+  try {
+    const first = await chunks.next()
+    if (first.done === true) return
+    const all = async function * (): AsyncGenerator<Buffer> {
+      yield first.value
+      for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) yield next.value
+    }
+    if (first.value[0] !== 0x1f || first.value[1] !== 0x8b) {
+      yield * all()
+      return
+    }
+    const gunzip = createGunzip()
+    pipeline(Readable.from(all(), { objectMode: false }), gunzip).catch((error: unknown) => { gunzip.destroy(error as Error) })
     try {
-      tar = await gunzipAsync(archive, { maxOutputLength: MAX_UNPACKED_BYTES })
+      for await (const chunk of gunzip) yield chunk as Buffer
     } catch (error) {
+      if (error instanceof ArchiveError) throw error
       throw new ArchiveError(`not a readable gzip archive: ${(error as Error).message}`)
+    } finally {
+      gunzip.destroy()
+    }
+  } finally {
+    await chunks.return?.()
+  }
+}
+
+/**
+ * Walks a tar archive (gzip-compressed or not) as it is read, to its regular file `memberPath`: yields that file's
+ * size, then its bytes a slice at a time; nothing when the archive has no such file. Understands ustar prefixes, GNU
+ * long names and pax `path` records. Throws an ArchiveError when the bytes are not a (gzip-compressed) tar archive.
+ */
+async function * walkToMember (archive: FileBody, memberPath: string): AsyncGenerator<number | Buffer> {
+  const bytes = unpacked(archive)
+  try {
+    const reader = byteReader(bytes[Symbol.asyncIterator]())
+    const wanted = normalise(memberPath)
+    let longName: string | undefined
+    for (;;) {
+      const block = await reader.take(512)
+      if (block.length === 0) return
+      if (block.length < 512) throw new ArchiveError('not a tar archive (its size is not a multiple of 512 bytes)')
+      if (block.every((byte) => byte === 0)) return
+      let sum = 0
+      for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : block[i] as number
+      if (Number.parseInt(field(block, 148, 8).trim(), 8) !== sum) throw new ArchiveError('not a tar archive (bad header checksum)')
+      const size = Number.parseInt(field(block, 124, 12).trim() || '0', 8)
+      const type = field(block, 156, 1) || '0'
+      const padded = Math.ceil(size / 512) * 512
+      if (type === 'L' || type === 'x') {
+        // a long name or pax record: small, read whole
+        if (size > 1024 * 1024) throw new ArchiveError('not a tar archive (a name record larger than 1 MiB)')
+        const body = await reader.take(padded)
+        if (body.length < size) throw new ArchiveError('truncated tar archive')
+        if (type === 'L') longName = field(body, 0, size)
+        else longName = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(body.subarray(0, size).toString('utf8'))?.[1] ?? longName
+        continue
+      }
+      const prefix = field(block, 345, 155)
+      const name = longName ?? (prefix === '' ? field(block, 0, 100) : `${prefix}/${field(block, 0, 100)}`)
+      longName = undefined
+      const found = (type === '0' || type === '7') && normalise(name) === wanted
+      if (found) yield size
+      let left = padded
+      let bodyLeft = size
+      while (left > 0) {
+        const wantedBytes = Math.min(left, 64 * 1024)
+        const slice = await reader.take(wantedBytes)
+        const inBody = Math.min(slice.length, bodyLeft)
+        if (found && inBody > 0) yield slice.subarray(0, inBody)
+        bodyLeft -= inBody
+        left -= slice.length
+        if (slice.length < wantedBytes) {
+          if (bodyLeft > 0) throw new ArchiveError('truncated tar archive')
+          break
+        }
+      }
+      if (found) return
+    }
+  } finally {
+    await bytes.return(undefined)
+  }
+}
+
+/**
+ * The size of the regular file `memberPath` inside a tar archive, or undefined when it has none (see walkToMember).
+ * The member is read to its end, so that an archive cut short in it is refused here, not while it is sent.
+ */
+export async function tarMemberSize (archive: FileBody, memberPath: string): Promise<number | undefined> {
+  let size: number | undefined
+  for await (const item of walkToMember(archive, memberPath)) if (typeof item === 'number') size = item
+  return size
+}
+
+/**
+ * The regular file `memberPath` of a tar archive as a file read a chunk at a time, its size found first (so that an
+ * archive without it is refused before anything else): the archive is read again each time the member is, and never
+ * held unpacked.
+ */
+export async function tarMemberBody (archive: FileBody, memberPath: string): Promise<FileBody | undefined> {
+  const size = await tarMemberSize(archive, memberPath)
+  if (size === undefined) return undefined
+  return {
+    size,
+    read: async function * () {
+      for await (const item of walkToMember(archive, memberPath)) if (typeof item !== 'number') yield item
     }
   }
-  if (tar.length < 512 || tar.length % 512 !== 0) throw new ArchiveError('not a tar archive (its size is not a multiple of 512 bytes)')
-  const wanted = normalise(memberPath)
-  let offset = 0
-  let longName: string | undefined
-  while (offset + 512 <= tar.length) {
-    const block = tar.subarray(offset, offset + 512)
-    if (block.every((byte) => byte === 0)) return undefined
-    let sum = 0
-    for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : block[i] as number
-    if (Number.parseInt(field(block, 148, 8).trim(), 8) !== sum) throw new ArchiveError('not a tar archive (bad header checksum)')
-    const size = Number.parseInt(field(block, 124, 12).trim() || '0', 8)
-    const type = field(block, 156, 1) || '0'
-    const body = tar.subarray(offset + 512, offset + 512 + size)
-    if (body.length < size) throw new ArchiveError('truncated tar archive')
-    offset += 512 + Math.ceil(size / 512) * 512
-    if (type === 'L') { longName = field(body, 0, body.length); continue }
-    if (type === 'x') {
-      const path = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(body.toString('utf8'))?.[1]
-      if (path !== undefined) longName = path
-      continue
-    }
-    const prefix = field(block, 345, 155)
-    const name = longName ?? (prefix === '' ? field(block, 0, 100) : `${prefix}/${field(block, 0, 100)}`)
-    longName = undefined
-    if ((type === '0' || type === '7') && normalise(name) === wanted) return Buffer.from(body)
-  }
-  return undefined
+}
+
+/** The content of the regular file `memberPath` inside a tar archive, in memory (small archives: tests). */
+export async function tarMember (archive: FileBody, memberPath: string): Promise<Buffer | undefined> {
+  const body = await tarMemberBody(archive, memberPath)
+  if (body === undefined || Buffer.isBuffer(body)) return body
+  const chunks: Buffer[] = []
+  for await (const chunk of body.read()) chunks.push(chunk)
+  return Buffer.concat(chunks)
 }
