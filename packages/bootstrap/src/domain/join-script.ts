@@ -13,6 +13,7 @@ import type { RemoteFiles } from '../types.ts'
 import type { JoinParams } from './join-params.ts'
 import { ArchiveError, checkEntries, tarGzStream, type TarEntry } from './tar.ts'
 import { DEBUG_REPORT, haproxyWrapper, helmWrapper, TEARDOWN } from './node-scripts.ts'
+import { scriptChunks } from './script-stream.ts'
 import { shellQuote } from './shell.ts'
 import { fill, fillEach, templateLines } from '../templates/index.ts'
 
@@ -363,33 +364,3 @@ export async function buildJoinScript (
     return encrypt === undefined ? archive : encrypt(archive)
   }, tail), { objectMode: false })
 }
-
-/** Base64 is written in groups of three bytes: only the payload's last chunk may end in padding. */
-const BASE64_CHUNK = 3 * 64 * 1024
-
-/**
- * The script's bytes: its head, the payload's base64 as the payload comes (a few chunks held at a time), its tail.
- * The payload is started only when the head has been read, and stopped (and with it the archive's files and gpg)
- * when the reader goes away.
- */
-async function * scriptChunks (head: Buffer, payload: () => Readable, tail: Buffer): AsyncGenerator<Buffer> {
-  yield head
-  const source = payload()
-  try {
-    let rest = EMPTY
-    for await (const chunk of source) {
-      const bytes = rest.length === 0 ? chunk as Buffer : Buffer.concat([rest, chunk as Buffer])
-      const whole = bytes.length - (bytes.length % 3)
-      for (let i = 0; i < whole; i += BASE64_CHUNK) {
-        yield Buffer.from(bytes.subarray(i, Math.min(i + BASE64_CHUNK, whole)).toString('base64'), 'latin1')
-      }
-      rest = Buffer.from(bytes.subarray(whole))
-    }
-    if (rest.length > 0) yield Buffer.from(rest.toString('base64'), 'latin1')
-  } finally {
-    source.destroy()
-  }
-  yield tail
-}
-
-const EMPTY = Buffer.alloc(0)
