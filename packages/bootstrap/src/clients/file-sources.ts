@@ -2,8 +2,8 @@
 // (FILE_HOSTS), with bounded retries and linear back-off, a size limit, and an in-memory cache (upstream keeps files
 // 72 h) bounded in bytes, so that each node's join does not download the same tarball again and the cache never
 // holds more than its bound.
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createReadStream, createWriteStream, rmSync } from 'node:fs'
+import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Transform } from 'node:stream'
@@ -197,9 +197,11 @@ export function createFileSources (options: FileSourceOptions) {
     const files = new Map<string, FileBody>()
     const held: Array<[string, Buffer]> = []
     let dir: string | undefined
+    // removed at once, not on a later turn: a few unlinks, and the folder is gone before the answer's end reaches the
+    // client — even when the process exits right after it
     const release = async (): Promise<void> => {
       for (const [url, bytes] of held.splice(0)) cache.release(url, bytes)
-      if (dir !== undefined) await rm(dir, { recursive: true, force: true })
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
       dir = undefined
     }
     try {

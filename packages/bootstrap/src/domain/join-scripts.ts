@@ -52,6 +52,7 @@ export function createJoinScripts (deps: JoinScriptsDeps) {
         let bytes = 0
         const counted = new Transform({ transform (chunk: Buffer, _encoding, done) { bytes += chunk.length; done(null, chunk) } })
         pipeline(script, counted, (error) => {
+          // let go before the answer's end is written: the files are gone by the time the client has it
           release().catch(() => {})
           if (error === undefined || error === null) {
             log.info({ hostname: params.hostname, bytes }, 'join script generated')
