@@ -3,7 +3,8 @@
 // of random bytes (they do not compress: the worst case), served with the design and a stand-in Kubernetes API from
 // a local HTTP server on 127.0.0.1. Printed: the service's resident memory before the join, its peak (VmHWM of
 // /proc/<pid>/status) after the first join (files fetched) and after a second one (files from the cache), the answer's
-// size and the time taken.
+// size and the time taken. The answer is streamed, so the peak is bounded by the file cache (FILE_CACHE_MAX_BYTES, read
+// from this process's environment like any of the service's settings), not by the files.
 // Run: node bench/bootstrap-join-rss.ts [COUNT [SIZE]]   (default: 6 files of 48 MiB; BOOTSTRAP_ROOT=<a checkout>
 // measures that one)
 import { randomBytes } from 'node:crypto'
@@ -81,7 +82,10 @@ const query = new URLSearchParams([
 ])
 try {
   const idle = memory(service.child.pid)
-  console.log(`join-rss: ${COUNT} files of ${SIZE_MIB} MiB (${COUNT * SIZE_MIB} MiB, random bytes); service at rest ${idle.now.toFixed(0)} MiB`)
+  const setting = process.env.FILE_CACHE_MAX_BYTES
+  const cacheBound = setting === undefined ? 'the default' : `${Number(setting) / 1024 / 1024} MiB`
+  console.log(`join-rss: ${COUNT} files of ${SIZE_MIB} MiB (${COUNT * SIZE_MIB} MiB, random bytes), file cache bound ${cacheBound}; ` +
+    `service at rest ${idle.now.toFixed(0)} MiB`)
   for (const round of ['first join (fetched)', 'second join (cached)']) {
     const started = performance.now()
     const res = await request(`${service.url}/join-scripts?${query.toString()}`, {

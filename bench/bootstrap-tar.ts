@@ -34,7 +34,7 @@ async function tarStreamTar (tarStream: { pack: () => any }, entries: TarEntry[]
   for (const entry of entries) {
     const header = { name: entry.path, mode: entry.mode, mtime, uname: 'root', gname: 'root', uid: 0, gid: 0 }
     if (entry.symlink !== undefined) pack.entry({ ...header, type: 'symlink', linkname: entry.symlink })
-    else pack.entry(header, Buffer.from(entry.content ?? ''))
+    else pack.entry(header, Buffer.from(entry.content as Buffer | string | undefined ?? ''))
   }
   pack.finalize()
   await done

@@ -30,8 +30,20 @@ export interface DesignHosts {
   allows: (url: URL) => boolean
 }
 
-/** Bytes fetched from HostSystem `url` and `tar_url` sources, by URL (fetched before the payload is made). */
-export type RemoteFiles = Map<string, Buffer>
+/**
+ * One fetched HostSystem file: its bytes in memory (a file the cache holds), or its size and a way to read it a chunk at
+ * a time (a file kept on disk for the join), so that a join never needs all its files in memory at once.
+ */
+export type FileBody = Buffer | { size: number, read: () => AsyncIterable<Buffer> }
+
+/** Files fetched from HostSystem `url` and `tar_url` sources, by URL (fetched before the payload is made). */
+export type RemoteFiles = ReadonlyMap<string, FileBody>
+
+/** The files one join fetched, and the end of its hold on them (files kept on disk removed, cached ones let go). */
+export interface FetchedFiles {
+  files: RemoteFiles
+  release: () => Promise<void>
+}
 
 /** A design as fetched, before it is read: its YAML text, and whether the store rendered it already. */
 export interface FetchedDesign {

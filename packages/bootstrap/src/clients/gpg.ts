@@ -2,38 +2,59 @@
 // configured passphrase, in a throw-away GNUPGHOME so that no keyring of the service's user is read or written. gpg
 // runs as a child process the event loop does not wait on: it compresses and encrypts payloads of tens of megabytes.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PassThrough, type Readable } from 'node:stream'
 
-/** Encrypts a payload; rejects when gpg fails. */
-export type PayloadEncryptor = (payload: Buffer) => Promise<Buffer>
+/**
+ * Encrypts a payload as it is read: the stream it gives carries gpg's output and fails when gpg fails or the payload
+ * does (never ending as if it were whole); destroying it stops gpg.
+ */
+export type PayloadEncryptor = (payload: Readable) => Readable
 
-/** Largest encrypted payload read back from gpg. */
+/** Largest encrypted payload read from gpg. */
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024
 
-/** Runs gpg with `args`, `input` on its standard input; its standard output, or an error with the start of its errors. */
-async function runGpg (gpgPath: string, args: string[], input: Buffer, env: NodeJS.ProcessEnv): Promise<Buffer> {
-  return await new Promise((resolve, reject) => {
-    const child = spawn(gpgPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    let size = 0
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_OUTPUT_BYTES) { child.kill('SIGKILL'); return }
-      out.push(chunk)
-    })
-    child.stderr.on('data', (chunk: Buffer) => { err.push(chunk) })
-    // gpg may exit before reading all of its input: its exit status tells, not the broken pipe
-    child.stdin.on('error', () => {})
-    child.on('error', reject)
-    child.on('close', (code) => {
-      if (code === 0 && size <= MAX_OUTPUT_BYTES) resolve(Buffer.concat(out))
-      else reject(new Error(`gpg could not encrypt the payload: ${Buffer.concat(err).toString().trim().slice(0, 300)}`))
-    })
-    child.stdin.end(input)
+/**
+ * gpg with `args` in the folder `home`, `input` piped to its standard input, its standard output as a stream (gpg
+ * reads and writes as it goes: backpressure on either side holds it). `home` is removed when gpg has ended.
+ */
+function gpgStream (gpgPath: string, args: string[], input: Readable, home: string): Readable {
+  const out = new PassThrough()
+  const child = spawn(gpgPath, args, { env: { ...process.env, GNUPGHOME: home }, stdio: ['pipe', 'pipe', 'pipe'] })
+  const err: Buffer[] = []
+  let size = 0
+  let failure: Error | undefined
+  const fail = (error: Error): void => {
+    failure ??= error
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  }
+  child.stdout.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size > MAX_OUTPUT_BYTES) fail(new Error(`gpg wrote more than ${MAX_OUTPUT_BYTES} bytes`))
   })
+  child.stdout.pipe(out, { end: false })
+  child.stderr.on('data', (chunk: Buffer) => { if (err.length < 16) err.push(chunk) })
+  // gpg may exit before reading all of its input: its exit status tells, not the broken pipe
+  child.stdin.on('error', () => {})
+  input.on('error', (error) => { fail(error) })
+  input.pipe(child.stdin)
+  child.on('error', (error) => { fail(error) })
+  child.on('close', (code) => {
+    rmSync(home, { recursive: true, force: true })
+    if (failure === undefined && code !== 0) {
+      failure = new Error(`gpg could not encrypt the payload: ${Buffer.concat(err).toString().trim().slice(0, 300)}`)
+    }
+    if (failure === undefined) out.end()
+    else out.destroy(failure)
+  })
+  // the reader went away (or the stream failed): gpg and the payload stop
+  out.on('close', () => {
+    if (!out.writableFinished) fail(new Error('the reader went away'))
+    input.destroy()
+  })
+  return out
 }
 
 /** Whether `gpgPath` runs. */
@@ -48,17 +69,13 @@ export function gpgAvailable (gpgPath: string): boolean {
 export function createGpgEncryptor (options: { passphrase: string, gpgPath?: string }): PayloadEncryptor | undefined {
   const gpgPath = options.gpgPath ?? 'gpg'
   if (options.passphrase === '' || !gpgAvailable(gpgPath)) return undefined
-  return async (payload) => {
-    const home = await mkdtemp(join(tmpdir(), 'bootstrap-gpg-'))
-    try {
-      // the passphrase goes through a file only this user can read, never through the command line
-      const passphraseFile = join(home, 'passphrase')
-      await writeFile(passphraseFile, options.passphrase, { mode: 0o600 })
-      const args = ['--batch', '--yes', '--quiet', '--no-tty', '--pinentry-mode', 'loopback', '--passphrase-file', passphraseFile,
-        '--symmetric', '--cipher-algo', 'AES256', '--output', '-']
-      return await runGpg(gpgPath, args, payload, { ...process.env, GNUPGHOME: home })
-    } finally {
-      await rm(home, { recursive: true, force: true })
-    }
+  return (payload) => {
+    const home = mkdtempSync(join(tmpdir(), 'bootstrap-gpg-'))
+    // the passphrase goes through a file only this user can read, never through the command line
+    const passphraseFile = join(home, 'passphrase')
+    writeFileSync(passphraseFile, options.passphrase, { mode: 0o600 })
+    const args = ['--batch', '--yes', '--quiet', '--no-tty', '--pinentry-mode', 'loopback', '--passphrase-file', passphraseFile,
+      '--symmetric', '--cipher-algo', 'AES256', '--output', '-']
+    return gpgStream(gpgPath, args, payload, home)
   }
 }

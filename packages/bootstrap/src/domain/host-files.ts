@@ -2,8 +2,8 @@
 // content, a symlink, a fetched file, or one member of a fetched tarball (unpacked off the event loop).
 import { DesignError, dataAt, type DesignDocument } from './documents.ts'
 import { record, where } from './design-values.ts'
-import { tarMember, type TarEntry } from './tar.ts'
-import type { RemoteFiles } from '../types.ts'
+import { tarMemberBody, type TarEntry } from './tar.ts'
+import type { FileBody, RemoteFiles } from '../types.ts'
 
 export type { RemoteFiles } from '../types.ts'
 
@@ -70,9 +70,10 @@ async function hostSystemFile (hostSystem: DesignDocument, item: unknown, i: num
   if (typeof file.tar_path !== 'string' || file.tar_path === '') {
     throw new DesignError(`${at('tar_path')} must name the member of ${url} to use`)
   }
-  let member: Buffer | undefined
+  let member: FileBody | undefined
   try {
-    member = await tarMember(bytes, file.tar_path)
+    // the tarball is read through to find its member, and again as the member is written: never held unpacked
+    member = await tarMemberBody(bytes, file.tar_path)
   } catch (error) {
     throw new DesignError(`${at('tar_url')}: ${url} is ${(error as Error).message}`)
   }

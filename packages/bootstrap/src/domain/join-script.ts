@@ -1,6 +1,7 @@
 // The join script: the node's own document, the files it needs packed in a tar.gz, and the bash script that unpacks
 // them and joins the node, their text from our own templates (templates/*.tpl). Every value that reaches shell text
 // is quoted, and every value passed to a command is checked against the syntax of what it names (design-values.ts).
+import { Readable } from 'node:stream'
 import { stringify as stringifyYaml } from 'yaml'
 import { ApiError } from '@slipway/common'
 import { DesignError, dataAt, indexDesign, requireDataAt, type DesignDocument, type DesignIndex } from './documents.ts'
@@ -10,8 +11,9 @@ import {
 import { hostSystemFiles } from './host-files.ts'
 import type { RemoteFiles } from '../types.ts'
 import type { JoinParams } from './join-params.ts'
-import { ArchiveError, tarGz, type TarEntry } from './tar.ts'
+import { ArchiveError, checkEntries, tarGzStream, type TarEntry } from './tar.ts'
 import { DEBUG_REPORT, haproxyWrapper, helmWrapper, TEARDOWN } from './node-scripts.ts'
+import { scriptChunks } from './script-stream.ts'
 import { shellQuote } from './shell.ts'
 import { fill, fillEach, templateLines } from '../templates/index.ts'
 
@@ -282,13 +284,18 @@ export async function payloadFiles (
   return files
 }
 
-/** Everything the script needs from the design and parameters, checked before any text is produced. */
+/**
+ * The join script as a stream. Everything the script needs from the design and parameters is checked, and every
+ * payload file resolved, before the stream is made: what can be refused is refused before the first byte. The payload
+ * is then written as the stream is read — the archive, its compression, its encryption and its base64 a chunk at a
+ * time — so a join holds no whole payload. A payload file that fails while it is read fails the stream.
+ */
 export async function buildJoinScript (
   documents: DesignDocument[],
   params: JoinParams,
   joinIps: string[],
-  options: { remote?: RemoteFiles, now?: Date, encrypt?: (payload: Buffer) => Promise<Buffer> } = {}
-): Promise<Buffer> {
+  options: { remote?: RemoteFiles, now?: Date, encrypt?: ((payload: Readable) => Readable) | undefined } = {}
+): Promise<Readable> {
   if (documents.some((d) => d.schema === 'promenade/KubernetesNode/v1')) {
     throw new DesignError('Existing KubernetesNode documents found', 'ExistingKubernetesNodeDocumentError')
   }
@@ -310,10 +317,10 @@ export async function buildJoinScript (
   }
   const hostSystem = design.require('promenade/HostSystem/v1')
   const network = design.require('promenade/KubernetesNetwork/v1')
-  let payload: Buffer
+  let entries: TarEntry[]
   try {
-    const archive = await tarGz(await payloadFiles(design, params, joinIps, options.remote), options.now)
-    payload = encrypted && options.encrypt !== undefined ? await options.encrypt(archive) : archive
+    entries = await payloadFiles(design, params, joinIps, options.remote)
+    checkEntries(entries)
   } catch (error) {
     if (error instanceof ArchiveError) throw new DesignError(`HostSystem files: ${error.message}`)
     throw error
@@ -347,24 +354,13 @@ export async function buildJoinScript (
     no_proxy: shellQuote(noProxy),
     unit_commands: fillEach('systemd-unit.sh', unitCommands)
   })
-  return withPayload(text, payload)
-}
-
-/**
- * The script's bytes, the payload's base64 in place of the mark. Written straight into the answer's buffer a slice at a
- * time: a string of the payload's size, and each copy the fills and the reply would make of it, is never made.
- */
-function withPayload (text: string, payload: Buffer): Buffer {
   const at = text.indexOf(ARCHIVE_MARK)
   const head = Buffer.from(text.slice(0, at))
   const tail = Buffer.from(text.slice(at + ARCHIVE_MARK.length))
-  const script = Buffer.allocUnsafe(head.length + Math.ceil(payload.length / 3) * 4 + tail.length)
-  let offset = head.copy(script, 0)
-  // whole groups of three bytes a slice: only the last slice's base64 ends in padding
-  const slice = 3 * 64 * 1024
-  for (let i = 0; i < payload.length; i += slice) {
-    offset += script.write(payload.subarray(i, i + slice).toString('base64'), offset, 'latin1')
-  }
-  tail.copy(script, offset)
-  return script
+  const now = options.now
+  const encrypt = encrypted ? options.encrypt : undefined
+  return Readable.from(scriptChunks(head, () => {
+    const archive = tarGzStream(entries, now)
+    return encrypt === undefined ? archive : encrypt(archive)
+  }, tail), { objectMode: false })
 }

@@ -4,6 +4,7 @@
 // Recording again (only when a change of the script is meant): GOLDEN_RECORD=1 npx vitest run --project bootstrap join-golden
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { parseYamlDocuments } from '@slipway/common'
 import { prepareLocalDesign, type DesignDocument } from '../../src/domain/documents.ts'
@@ -127,14 +128,20 @@ const CASES: GoldenCase[] = [
   }
 ]
 
+/** A stand-in for gpg: the same bytes each run, still unlike the plain payload. */
+function reversed (payload: Readable): Readable {
+  return Readable.from((async function * () {
+    yield Buffer.concat([Buffer.from('ENCRYPTED:'), Buffer.concat(await payload.toArray() as Buffer[]).reverse()])
+  })())
+}
+
 describe('the join script, byte for byte', () => {
   it.each(CASES)('$name is the recorded script', async ({ name, design, params, remote, encrypt }) => {
     const script = await buildJoinScript(await design(), { ...PARAMS, ...params }, JOIN_IPS, {
       now: NOW,
       remote: remote === undefined ? undefined : await remote(),
-      // a stand-in for gpg: the same bytes each run, still unlike the plain payload
-      encrypt: encrypt === true ? async (payload) => Buffer.concat([Buffer.from('ENCRYPTED:'), payload.reverse()]) : undefined
-    })
+      encrypt: encrypt === true ? reversed : undefined
+    }).then(async (stream) => Buffer.concat(await stream.toArray() as Buffer[]))
     const file = resolve(GOLDEN_DIR, `${name}.sh`)
     if (process.env.GOLDEN_RECORD === '1') writeFileSync(file, script)
     expect(script.toString()).toBe(readFileSync(file, 'utf8'))

@@ -1,13 +1,14 @@
 // A join with a large HostSystem file (issue 25, fault 5): the payload is compressed off the event loop, so health
-// answers while it is built.
+// answers while it is built and sent.
 import { randomBytes } from 'node:crypto'
+import { readdirSync } from 'node:fs'
 import Fastify from 'fastify'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { parseAllDocuments, stringify } from 'yaml'
 import { AUTH } from '@slipway/common/testing'
 import { createFileSources, type FileSources } from '../../src/clients/file-sources.ts'
 import { createDesignHosts } from '../../src/domain/design-hosts.ts'
-import { payloadArchive } from '../helpers/script.ts'
+import { payloadArchive, tempDir } from '../helpers/script.ts'
 import { buildTestApp, clusterNodes, exampleDesign, joinUrl, startDesignServer, startKube } from '../helpers/servers.ts'
 
 const FILE_BYTES = 8 * 1024 * 1024
@@ -35,6 +36,7 @@ describe('GET /join-scripts with a large HostSystem file', () => {
     const events: string[] = []
     const blob = randomBytes(FILE_BYTES)
     const files = await startFileServer(blob)
+    const spoolDir = tempDir()
     const store = await startDesignServer(designWithFile(`${files}/blob`))
     const kube = await startKube(clusterNodes())
     const fetchFromFileServer = createFileSources({
@@ -44,7 +46,8 @@ describe('GET /join-scripts with a large HostSystem file', () => {
       maxBytes: 64 * 1024 * 1024,
       cacheTtlMs: 60_000,
       cacheMaxBytes: 64 * 1024 * 1024,
-      hosts: createDesignHosts(new URL(files).host, files)
+      hosts: createDesignHosts(new URL(files).host, files),
+      spoolDir
     })
     // heard once every file is in, just before the payload is built
     const fetchFiles: FileSources = async (urls, ctx) => {
@@ -54,7 +57,8 @@ describe('GET /join-scripts with a large HostSystem file', () => {
     }
     const app = await buildTestApp({ kubeUrl: kube.url, designHosts: [store.url], fetchFiles })
     app.addHook('onRequest', async (request) => { if (request.url === '/api/v1.0/health') events.push('health') })
-    app.addHook('onSend', async (request) => { if (request.url.startsWith('/api/v1.0/join-scripts')) events.push('answered') })
+    // the answer is a stream compressed as it is sent: it is over once the response has been written whole
+    app.addHook('onResponse', async (request) => { if (request.url.startsWith('/api/v1.0/join-scripts')) events.push('answered') })
 
     const state = { done: false }
     const join = app.inject({ url: joinUrl([['design_ref', `${store.url}/site.yaml`], ['hostname', 'n1'], ['ip', '192.168.77.11']]), headers: AUTH })
@@ -71,5 +75,7 @@ describe('GET /join-scripts with a large HostSystem file', () => {
     expect(fetched).toBeGreaterThanOrEqual(0)
     expect(answered).toBeGreaterThan(fetched)
     expect(events.slice(fetched, answered)).toContain('health')
+    // the file was fetched onto disk for the join, and is gone once the answer is
+    expect(readdirSync(spoolDir)).toEqual([])
   })
 })
