@@ -29,8 +29,6 @@ export class LeaseLostError extends ServiceUnavailableError {
 export interface HeldLease {
   /** Renews the lease if it is still this holder's; else throws LeaseLostError. Called before each write. */
   check: () => Promise<void>
-  /** True once the lease is known to be lost. */
-  readonly lost: boolean
 }
 
 export function createDatabaseLease (deps: {
@@ -40,8 +38,6 @@ export function createDatabaseLease (deps: {
   lockType?: string
   /** How long to wait for a held lock before the 409; default 0, the configdocs rule (409 at once). */
   waitMs?: number
-  /** How often the lease is renewed while its work runs; default a third of the lease. */
-  heartbeatMs?: number
   now?: () => Date
   /** Where a release or a renewal that failed is reported (the lease runs out by itself). */
   log?: (error: unknown) => void
@@ -50,7 +46,8 @@ export function createDatabaseLease (deps: {
 }) {
   const now = deps.now ?? (() => new Date())
   const lockType = deps.lockType ?? CONFIGDOCS_LOCK
-  const heartbeatMs = deps.heartbeatMs ?? deps.leaseS * 1000 / 3
+  // a renewal every third of the lease: one late or failed renewal does not lose it
+  const heartbeatMs = deps.leaseS * 1000 / 3
 
   /** The lease of `lock` held: renewed every `heartbeatMs` until `stop`. */
   function hold (lock: LockRecord): HeldLease & { stop: () => void } {
@@ -77,7 +74,6 @@ export function createDatabaseLease (deps: {
         await renew()
         if (lost) throw new LeaseLostError(lockType, deps.leaseS)
       },
-      get lost () { return lost || now().getTime() >= expiresAt },
       stop: () => { clearInterval(timer) }
     }
   }
