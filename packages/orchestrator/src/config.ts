@@ -45,17 +45,17 @@ export const ConfigSchema = Type.Object({
     description: 'Validating components called at commit: comma-separated Name=URL of their /validatedesign'
   }),
   VALIDATOR_TIMEOUT_MS: Type.Integer({ default: 60_000, minimum: 1, description: 'Timeout of each validator call' }),
-  // minutes by default, so that a commit waiting on slow validators keeps its lock; Shipyard's own lock expires after
-  // 60 s, set 60 to behave as it does
+  // a holder renews its lease while it works, so the lease bounds how long a holder that died keeps the others out,
+  // not how long a staging or commit may take. Shipyard's own lock expires after 60 s
   COMMIT_LOCK_LEASE_S: Type.Integer({
     default: 300,
     minimum: 1,
-    description: 'Lease of the configdocs lock; an expired lease is taken over'
+    description: 'Lease of the configdocs lock, renewed every third of it while its holder works; a lease not renewed in time is taken over'
   }),
   ACTION_LOCK_LEASE_S: Type.Integer({
     default: 60,
     minimum: 1,
-    description: 'Lease of the site-action lock held while a site action is checked and started; an expired lease is taken over'
+    description: 'Lease of the site-action lock held while a site action is checked and started, renewed every third of it meanwhile; a lease not renewed in time is taken over'
   }),
   ACTION_RECONCILE_INTERVAL_MS: Type.Integer({
     default: 30_000,

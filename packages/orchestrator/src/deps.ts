@@ -24,7 +24,7 @@ import { POLICY_DEFAULTS } from './policy.ts'
 
 /** What a caller puts in place of what the configuration would build; each one absent is built as usual. */
 export interface DepsOverrides {
-  /** Where errors no request answers for go: a lock not released, a failed watch poll, a note not fetched. */
+  /** Where errors no request answers for go: a lock not released or renewed, a failed watch poll, a note not fetched. */
   log?: (error: unknown) => void
   /** The database (its owner closes it); default: the one DATABASE_URL or ORCHESTRATOR_DATA_DIR names. */
   repos?: Repositories
@@ -50,13 +50,14 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
   const repos = overrides.repos ?? await openDatabase(config)
   const locks = {
     // the configdocs lock: a second staging or commit meanwhile is a 409 at once
-    configdocs: createDatabaseLease({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, onReleaseError: log, metrics }),
+    configdocs: createDatabaseLease({ repos, leaseS: config.COMMIT_LOCK_LEASE_S, log, metrics }),
     // the site-action lock, against other orchestrators: waited for up to its lease, then 409
     siteAction: createDatabaseLease({
       repos,
       leaseS: config.ACTION_LOCK_LEASE_S,
       lockType: SITE_ACTION_LOCK,
       waitMs: config.ACTION_LOCK_LEASE_S * 1000,
+      log,
       metrics
     })
   }
@@ -173,7 +174,8 @@ export const STAGING_RECOVERY_INTERVAL_MS = 5000
 /**
  * Undoes a staging cut short by a kill or by a store that failed while it was written back: at once, then every
  * `intervalMs` (one read of the journal when none is left). The configdocs lock of a process that died mid-staging
- * is held until its lease runs out, and the staging is undone then.
+ * is held until its lease runs out, and the staging is undone then; a staging still under way keeps renewing its
+ * lease, so its row waits, however long the staging takes.
  */
 export function startStagingRecovery (
   deps: Deps,
@@ -188,7 +190,7 @@ export function startStagingRecovery (
     deps.configdocs.recoverStaging({ contextMarker: 'staging-recovery', user: 'slipway' })
       .then((result) => {
         if (result === 'busy' && !waiting) {
-          log('a staging cut short waits for the configdocs lock (held by the process that made it until its lease runs out)')
+          log('a staging journal row waits for the configdocs lock: its staging is still under way, or the process that made it died and its lease has not run out yet')
         }
         if (typeof result === 'number' && result > 0) {
           log('a staging cut short was undone: the buffer is as it was before it', { undone: result })

@@ -179,6 +179,26 @@ export async function openPostgres (url: string, options: { schema?: string } = 
         }
         return toLock((await q('SELECT * FROM api_locks WHERE id = $1', [id]))[0] as Row)
       },
+      async renew ({ id, leaseS, now }) {
+        const client = await pool.connect()
+        try {
+          await client.query('BEGIN')
+          // the acquirers' lock of this type: an acquire that read this lease as run out has inserted its own row
+          // before this looks, or reads the lease extended
+          await client.query('SELECT pg_advisory_xact_lock(hashtext(lock_type)) FROM api_locks WHERE id = $1', [id])
+          const renewed = await client.query(`UPDATE api_locks SET expires_at = $1 WHERE id = $2 AND released = 0 AND expires_at > $3
+            AND NOT EXISTS (SELECT 1 FROM api_locks later WHERE later.lock_type = api_locks.lock_type AND later.id <> api_locks.id
+              AND later.released = 0 AND later.acquired_at >= api_locks.acquired_at)`,
+          [new Date(now.getTime() + leaseS * 1000).toISOString(), id, now.toISOString()])
+          await client.query('COMMIT')
+          return renewed.rowCount !== 0
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {})
+          throw error
+        } finally {
+          client.release()
+        }
+      },
       async release (id) { await q('UPDATE api_locks SET released = 1 WHERE id = $1', [id]) },
       async get (id) {
         const row = (await q('SELECT * FROM api_locks WHERE id = $1', [id]))[0]

@@ -135,6 +135,12 @@ export interface Repositories {
     acquire: (
       lock: { id: string, lock_type: string, user: string, reference_id: string, leaseS: number, now: Date }
     ) => Promise<LockRecord | undefined>
+    /**
+     * Extends the lock's lease to `leaseS` from `now` if it is still its holder's: not released, its lease not run
+     * out, and no lock of its type taken after it (a holder whose clock runs behind the others' cannot keep a lock
+     * another process has taken over). One atomic step, serialised with `acquire`. Answers whether it was extended.
+     */
+    renew: (lock: { id: string, leaseS: number, now: Date }) => Promise<boolean>
     release: (id: string) => Promise<void>
     get: (id: string) => Promise<LockRecord | undefined>
   }

@@ -76,6 +76,10 @@ export function openSqlite (dataDir: string): Repositories {
       'SELECT * FROM api_locks WHERE lock_type = ? AND released = 0 AND expires_at > ? ORDER BY acquired_at DESC, id DESC LIMIT 1'),
     insertLock: db.prepare(
       'INSERT INTO api_locks (id, lock_type, "user", reference_id, acquired_at, expires_at, released) VALUES (?, ?, ?, ?, ?, ?, 0)'),
+    // the lock's own row, if nothing has taken the lock since: see renew in repositories.ts
+    renewLock: db.prepare(`UPDATE api_locks SET expires_at = ? WHERE id = ? AND released = 0 AND expires_at > ?
+      AND NOT EXISTS (SELECT 1 FROM api_locks later WHERE later.lock_type = api_locks.lock_type AND later.id <> api_locks.id
+        AND later.released = 0 AND later.acquired_at >= api_locks.acquired_at)`),
     releaseLock: db.prepare('UPDATE api_locks SET released = 1 WHERE id = ?'),
     getLock: db.prepare('SELECT * FROM api_locks WHERE id = ?')
   }
@@ -172,6 +176,9 @@ export function openSqlite (dataDir: string): Repositories {
         }
         return toLock(stmt.getLock.get(id) as Row)
       },
+      // one statement: another process's acquire (BEGIN IMMEDIATE) cannot interleave with it
+      renew: async ({ id, leaseS, now }) =>
+        Number(stmt.renewLock.run(new Date(now.getTime() + leaseS * 1000).toISOString(), id, now.toISOString()).changes) > 0,
       async release (id) { stmt.releaseLock.run(id) },
       async get (id) {
         const row = stmt.getLock.get(id) as Row | undefined

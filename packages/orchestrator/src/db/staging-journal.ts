@@ -20,8 +20,8 @@ export interface StagingJournalEntry {
 export interface StagingJournal {
   /** Records a staging about to write; must succeed before its first write. */
   begin: (entry: StagingJournalEntry) => Promise<void>
-  /** Forgets a staging that ended: completed, or every write undone. */
-  finish: (id: string) => Promise<void>
+  /** Forgets a staging that ended: completed, or every write undone. Answers whether its row was still there. */
+  finish: (id: string) => Promise<boolean>
   /** The stagings not ended, newest first. */
   pending: () => Promise<StagingJournalEntry[]>
 }
@@ -55,7 +55,7 @@ export function sqliteStagingJournal (db: DatabaseSync): StagingJournal {
   const list = db.prepare('SELECT * FROM staging_journal ORDER BY started_at DESC, id DESC')
   return {
     async begin (e) { insert.run(e.id, JSON.stringify(e.sources), e.user, e.context_marker, e.started_at) },
-    async finish (id) { remove.run(id) },
+    finish: async (id) => Number(remove.run(id).changes) > 0,
     pending: async () => list.all().map((row) => toEntry(row as Record<string, unknown>))
   }
 }
@@ -66,7 +66,7 @@ export function postgresStagingJournal (q: (text: string, values?: unknown[]) =>
       await q('INSERT INTO staging_journal (id, sources, "user", context_marker, started_at) VALUES ($1, $2, $3, $4, $5)',
         [e.id, JSON.stringify(e.sources), e.user, e.context_marker, e.started_at])
     },
-    async finish (id) { await q('DELETE FROM staging_journal WHERE id = $1', [id]) },
+    finish: async (id) => (await q('DELETE FROM staging_journal WHERE id = $1 RETURNING id', [id])).length > 0,
     pending: async () => (await q('SELECT * FROM staging_journal ORDER BY started_at DESC, id DESC')).map(toEntry)
   }
 }

@@ -2,12 +2,15 @@
 // then its run is triggered with the action id as run id, and the start is settled from what the engine says — the
 // answer to the trigger, or, when that answer is lost, a look-up of the run by id. A start left pending (a lost
 // answer, an orchestrator that died in between) is settled later by the same look-up, and given up only when the
-// engine still has no run a grace period after the trigger was sent.
+// engine still has no run a grace period after the trigger was sent. A site action is started holding the
+// site-action lease: each write of its start (unpausing the DAG, saving the action, the trigger) is made only while
+// that lease is still held, so that a start held up past its lease never runs beside one another orchestrator began.
 import { ConflictError, DownstreamError, NotFoundError, ServiceUnavailableError, type ApiError, type CallContext } from '@slipway/common'
 import type { ActionRecord, Repositories } from '../db/repositories.ts'
 import { triggerRefused, type EngineClient, type EngineRun } from '../clients/engine.ts'
 import type { ActionKind } from './catalog.ts'
 import type { EngineReads } from './engine-watch.ts'
+import { LeaseLostError, type HeldLease } from './database-lease.ts'
 import { plainTimestamp } from './format.ts'
 
 /** `target_nodes`: a non-empty list of names, or a comma-separated string (the CLI sends strings). */
@@ -82,14 +85,16 @@ export function createActionStarter (deps: {
 
   /**
    * Airflow creates DAGs paused: unpause unless a run of it was paused on purpose (an action is Paused). Runs before
-   * anything is saved, so an engine that fails here leaves nothing behind.
+   * anything is saved, so an engine that fails here leaves nothing behind; holding a lease (`held`), it unpauses
+   * only while the lease is still held.
    */
-  async function prepareDag (dagId: string, ctx: CallContext): Promise<void> {
+  async function prepareDag (dagId: string, ctx: CallContext, held?: HeldLease): Promise<void> {
     try {
       const dag = await engine.dag(dagId, ctx)
       if (!dag.is_paused) return
       const inProgress = (await engine.runs({ dagIds: [dagId] }, ctx)).some((r) => r.state === 'queued' || r.state === 'running')
       if (!inProgress) {
+        await held?.check()
         await engine.setPaused(dagId, false, ctx)
         reads.paused(dagId, false)
       }
@@ -117,6 +122,20 @@ export function createActionStarter (deps: {
       retry: state === 'pending',
       infoList: [{ message: what, action_id: action.id, start_status: state === 'failed' ? 'failed_to_start' : 'trigger_pending' }]
     })
+  }
+
+  /**
+   * Before a new action's trigger: the lease it was saved under still held, or the action saved as failed to start
+   * (no trigger was sent) and a 503 naming it. A new action's only: an action tried earlier may have a run already.
+   */
+  async function requireHeld (action: ActionRecord, held: HeldLease): Promise<void> {
+    try {
+      await held.check()
+    } catch (error) {
+      if (!(error instanceof LeaseLostError)) throw error
+      await repos.actions.markStartFailed(action.id, `The ${error.lockType} lock was lost before its trigger was sent: no run was started`)
+      throw unavailable(action, 'failed', error)
+    }
   }
 
   /**
@@ -165,7 +184,7 @@ export function createActionStarter (deps: {
     return await repos.actions.markStartFailed(action.id, reason) ? 'failed' : 'pending'
   }
 
-  return { prepareDag, trigger, settle, started }
+  return { prepareDag, requireHeld, trigger, settle, started }
 }
 
 export type ActionStarter = ReturnType<typeof createActionStarter>

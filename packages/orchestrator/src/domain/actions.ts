@@ -14,7 +14,7 @@ import type { VersionSeverity } from './deployment-configuration.ts'
 import { executionDate, plainTimestamp } from './format.ts'
 import { SITE_ACTION_FAILURE, SITE_ACTION_SUCCESS, readVersions } from './versions.ts'
 import type { Notes } from './notes.ts'
-import type { DatabaseLease } from './database-lease.ts'
+import type { DatabaseLease, HeldLease } from './database-lease.ts'
 import { createActionStarter, targetNodesProblem } from './actions-start.ts'
 import { createActionReconciler } from './actions-reconcile.ts'
 import { createPreRunChecks, PreRunFailure } from './pre-run-checks.ts'
@@ -93,7 +93,7 @@ export function createActions (deps: {
   const markers = new Map<string, Promise<void>>()
 
   /** Runs `work` alone: after every earlier call of this process has finished, and holding the site-action lock. */
-  async function oneAtATime<T> (ctx: RequestContext, work: () => Promise<T>): Promise<T> {
+  async function oneAtATime<T> (ctx: RequestContext, work: (held: HeldLease) => Promise<T>): Promise<T> {
     const mine = queue.then(async () => await startLock.withLock(ctx, work))
     queue = mine.catch(() => undefined)
     return await mine
@@ -157,7 +157,7 @@ export function createActions (deps: {
    */
   async function retry (action: ActionRecord, kind: ActionKind, ctx: RequestContext) {
     if (action.start_state === 'pending') {
-      const again = async (): Promise<void> => {
+      const again = async (held?: HeldLease): Promise<void> => {
         // settled meanwhile (by the reconciler, or a site action's in-progress check): answered as it now stands
         const current = await repos.actions.get(action.id)
         if (current?.start_state === 'started') { action.dag_execution_date = current.dag_execution_date; return }
@@ -165,7 +165,8 @@ export function createActions (deps: {
           throw new ServiceUnavailableError('Unable to complete request to Airflow',
             `Action ${action.id} failed to start: ${current?.start_reason ?? 'the engine has no run for it'}`)
         }
-        await starter.prepareDag(kind.dagId, ctx)
+        await starter.prepareDag(kind.dagId, ctx, held)
+        await held?.check()
         const sentAt = new Date().toISOString()
         await repos.actions.notePending(action.id, sentAt, action.start_reason)
         const run = await starter.trigger({ ...action, trigger_at: sentAt }, kind, ctx)
@@ -233,9 +234,9 @@ export function createActions (deps: {
     try {
       await checks.independent(kind, { parameters: input.parameters, allowIntermediate, versions, ctx })
       run = kind.validators.includes('no-site-action-running')
-        ? await oneAtATime(ctx, async () => {
+        ? await oneAtATime(ctx, async (held) => {
           await checks.exclusive(kind, ctx)
-          return await saveAndTrigger(record, invoke, kind, ctx)
+          return await saveAndTrigger(record, invoke, kind, ctx, held)
         })
         : await saveAndTrigger(record, invoke, kind, ctx)
     } catch (error) {
@@ -279,11 +280,16 @@ export function createActions (deps: {
    * action id: whatever happens after the save — a lost answer, this process killed — the action is there to show,
    * stop, retry and reconcile, and no run exists without it.
    */
-  async function saveAndTrigger (record: ActionRecord, invoke: AuditRecord, kind: ActionKind, ctx: RequestContext): Promise<EngineRun> {
-    await starter.prepareDag(kind.dagId, ctx)
+  async function saveAndTrigger (
+    record: ActionRecord, invoke: AuditRecord, kind: ActionKind, ctx: RequestContext, held?: HeldLease
+  ): Promise<EngineRun> {
+    await starter.prepareDag(kind.dagId, ctx, held)
+    // a site action's checks may have outlasted the site-action lease: once it is lost nothing is saved or started
+    await held?.check()
     record.trigger_at = new Date().toISOString()
     await repos.actions.insert(record, { audit: invoke })
     await deps.notes.actionNote(record.id, revisionNote(record))
+    if (held !== undefined) await starter.requireHeld(record, held)
     return await starter.trigger(record, kind, ctx)
   }
 

@@ -12,6 +12,7 @@ import { bufferChanges, readVersions, type Versions } from './versions.ts'
 import { checkReset, planReset } from './buffer-reset.ts'
 import { hasDeploymentVersion, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { withBufferNote, type PlannedWrite, type Staging } from './staging.ts'
+import type { HeldLease } from './database-lease.ts'
 import type { BufferModeChoice } from '../schemas/configdocs.ts'
 
 export interface IngestInput {
@@ -145,7 +146,7 @@ export function createIngest (deps: {
     })
   }
 
-  async function stage (collection: string, input: IngestInput, ctx: RequestContext): Promise<ValidationStatusBody> {
+  async function stage (collection: string, input: IngestInput, ctx: RequestContext, held: HeldLease): Promise<ValidationStatusBody> {
     const extra = checkBody(collection, input)
     const { mode } = input.bufferMode
     const before = await readVersions(store, ctx)
@@ -166,7 +167,7 @@ export function createIngest (deps: {
     const staged: PlannedWrite = { collection, text: input.emptyCollection ? '' : input.body ?? '', kind: 'staged' }
 
     const writes = [...(reset?.writes ?? []), staged]
-    const run = await deps.staging.begin({ writes, sources: undoSources(writes, before, changes) }, ctx)
+    const run = await deps.staging.begin({ writes, sources: undoSources(writes, before, changes) }, ctx, held)
     // the one write the store took changed no document: there is nothing to undo
     let unchanged = false
     try {
@@ -192,11 +193,13 @@ export function createIngest (deps: {
     }
   }
 
-  /** Stages under the configdocs lock held by the caller; an earlier staging cut short is undone first. */
-  return async function ingest (collection: string, input: IngestInput, ctx: RequestContext): Promise<ValidationStatusBody> {
+  /** Stages under the configdocs lock held by the caller (`held`); an earlier staging cut short is undone first. */
+  return async function ingest (
+    collection: string, input: IngestInput, ctx: RequestContext, held: HeldLease
+  ): Promise<ValidationStatusBody> {
     try {
-      await deps.staging.recover(ctx)
-      return await stage(collection, input, ctx)
+      await deps.staging.recover(ctx, held)
+      return await stage(collection, input, ctx, held)
     } catch (error) {
       // a refusal before any write leaves the buffer alone, as does any failure before the first write; one after
       // writes already says what became of them (staging.ts)

@@ -79,7 +79,7 @@ export function createConfigdocs (deps: {
 
   /** Stages a collection under the configdocs lock (configdocs-ingest.ts). */
   async function ingest (collection: string, input: IngestInput, ctx: RequestContext): Promise<ValidationStatusBody> {
-    return await deps.lock.withLock(ctx, async () => await stageCollection(collection, input, ctx))
+    return await deps.lock.withLock(ctx, async (held) => await stageCollection(collection, input, ctx, held))
   }
 
   /**
@@ -90,7 +90,7 @@ export function createConfigdocs (deps: {
   async function recoverStaging (ctx: StagingContext): Promise<number | 'busy'> {
     if ((await deps.journal.pending()).length === 0) return 0
     try {
-      return await deps.lock.withLock(ctx, async () => await staging.recover(ctx))
+      return await deps.lock.withLock(ctx, async (held) => await staging.recover(ctx, held))
     } catch (error) {
       // nothing but the lock answers a conflict here
       if (error instanceof ConflictError) return 'busy'
@@ -202,9 +202,9 @@ export function createConfigdocs (deps: {
     options: { force: boolean, dryrun: boolean, bufferRevision?: number | undefined },
     ctx: RequestContext
   ): Promise<{ statusCode: number, body: ValidationStatusBody }> {
-    return await deps.lock.withLock(ctx, async () => {
+    return await deps.lock.withLock(ctx, async (held) => {
       // a staging cut short is undone first: a half-replaced buffer is never committed
-      await staging.recover(ctx)
+      await staging.recover(ctx, held)
       const v = await readVersions(store, ctx)
       if (options.bufferRevision !== undefined && v.buffer !== options.bufferRevision) {
         const now = v.buffer === undefined ? 'empty (nothing is staged)' : `revision ${v.buffer}`
@@ -225,6 +225,8 @@ export function createConfigdocs (deps: {
         return { statusCode: 200, body: validationStatusBody(messages, { statusCode: 200, message: summary }) }
       }
       if (failed && !options.force) return { statusCode: 400, body: validationStatusBody(messages) }
+      // the validations may have outlasted the lease: a lock lost meanwhile commits nothing
+      await held.check()
       await store.tag(v.buffer, 'committed', ctx)
       const message = failed ? 'Validations failed FORCED SUCCESS' : 'Validations succeeded'
       return { statusCode: 200, body: validationStatusBody(messages, { statusCode: 200, message }) }

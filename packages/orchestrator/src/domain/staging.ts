@@ -5,6 +5,9 @@
 // as they were. The answer says which: the buffer is as before, or (the writing back failing too) each
 // collection's state. A journal row left behind (the store still failing, the orchestrator killed) is undone by
 // the next holder of the configdocs lock — the next staging or commit, or the recovery loop — before anything else.
+// The holder renews that lock while it works and asks before each write whether it still holds it: a staging whose
+// lock was lost (its lease ran out, so another holder may be undoing it) writes nothing more, not even its undo, and
+// leaves its row to the next holder.
 //
 // What a collection held is read before the first write when only the buffer holds it (a collection the buffer
 // changed). What the committed revision holds is read only to undo: it was read and checked at commit. A collection
@@ -15,6 +18,7 @@ import { ApiError, InternalError, newUlid, type ErrorEntry, type RequestContext 
 import { StoreRejection, type StoreClient } from '../clients/store.ts'
 import type { StagingJournal, UndoSource } from '../db/staging-journal.ts'
 import { collectionText, type CollectionText } from './buffer-reset.ts'
+import { CONFIGDOCS_LOCK, LeaseLostError, type HeldLease } from './database-lease.ts'
 
 export interface PlannedWrite {
   collection: string
@@ -68,17 +72,19 @@ export function createStaging (deps: {
 
   /**
    * Undoes every journal row left behind, newest first: each collection it names written back as its source
-   * revision holds it, last written first. The caller holds the configdocs lock. A failure is a 5xx saying the
-   * buffer may be partly changed.
+   * revision holds it, last written first. The caller holds the configdocs lock (`held`). A failure is a 5xx saying
+   * the buffer may be partly changed.
    */
-  async function recover (ctx: StagingContext): Promise<number> {
+  async function recover (ctx: StagingContext, held: HeldLease): Promise<number> {
     const entries = await journal.pending()
     for (const entry of entries) {
       try {
         for (const source of [...entry.sources].reverse()) {
           const undo = await textOf(source, ctx)
           // a collection no text restores stays as the staging left it
-          if (undo.inexact === undefined) await store.putCollection(source.collection, undo.text, ctx)
+          if (undo.inexact !== undefined) continue
+          await held.check()
+          await store.putCollection(source.collection, undo.text, ctx)
         }
       } catch (error) {
         const names = entry.sources.map((s) => s.collection).join(', ')
@@ -96,13 +102,18 @@ export function createStaging (deps: {
   /**
    * Starts a staging of `writes`, each collection's text before it held by its revision in `sources` (one for
    * each collection written). The texts only the buffer holds (`readFirst`) are read now; then the journal row is
-   * saved. Nothing is written before both succeeded.
+   * saved. Nothing is written before both succeeded, and nothing at all once the configdocs lock (`held`) is lost.
    */
-  async function begin (plan: { writes: PlannedWrite[], sources: Array<UndoSource & { readFirst: boolean }> }, ctx: StagingContext) {
+  async function begin (
+    plan: { writes: PlannedWrite[], sources: Array<UndoSource & { readFirst: boolean }> },
+    ctx: StagingContext,
+    held: HeldLease
+  ) {
     const collections = plan.sources.map((s) => s.collection)
     const read = new Map<string, CollectionText>()
     for (const source of plan.sources) if (source.readFirst) read.set(source.collection, await textOf(source, ctx))
     const id = newUlid()
+    await held.check()
     await journal.begin({
       id,
       sources: plan.sources.map(({ collection, revision }) => ({ collection, revision })),
@@ -125,9 +136,27 @@ export function createStaging (deps: {
       })
     }
 
+    const staged = plan.writes.find((w) => w.kind === 'staged')?.collection ?? ''
+    const every = deps.recoveryIntervalS === undefined ? '' : ` (looked for every ${deps.recoveryIntervalS} s)`
+
+    /**
+     * The answer of a staging that lost the configdocs lock: nothing more is written, its row is left for the next
+     * holder, which writes back what was written (or has done so already).
+     */
+    function lostAnswer (lost: unknown, written: boolean, restored: Set<string>): unknown {
+      if (!written) return withBufferNote(lost, 'nothing was staged, the buffer is as before')
+      const message = `Unable to stage collection ${staged}: the configdocs lock was lost, and the buffer may be partly changed ` +
+        'until the next holder of the lock writes it back'
+      return told5xx(statusOf(lost), message, reasonOf(lost), states(restored),
+        [{
+          message: `The collections written are written back as they were by the next holder of the configdocs lock: the next staging or commit, or the recovery loop of an orchestrator${every}. Nothing was written after the lock was lost. Staging journal entry ${id}.`
+        }])
+    }
+
     return {
       /** Writes one planned text; the store's refusal (4xx) is thrown as it came, the caller words it. */
       async write (write: PlannedWrite): Promise<void> {
+        await held.check()
         const entry = { ...write, state: 'unconfirmed' as WriteState }
         done.push(entry)
         try {
@@ -138,15 +167,24 @@ export function createStaging (deps: {
           throw error
         }
       },
-      /** Ends the staging as done: it stands. A failure here is thrown (the caller undoes the writes). */
-      async complete (): Promise<void> { await journal.finish(id) },
+      /**
+       * Ends the staging as done: it stands. A failure here is thrown (the caller undoes the writes); so is a row
+       * found gone, undone by another holder of the lock.
+       */
+      async complete (): Promise<void> {
+        await held.check()
+        if (!await journal.finish(id)) throw new LeaseLostError(CONFIGDOCS_LOCK)
+      },
       /**
        * Undoes the writes after `error` and answers the error to throw: `error` itself when nothing was written
        * (or the caller saw that the writes changed no document), else with its message saying the buffer is as
        * before; a 5xx naming each collection's state when writing back failed too (the journal row stays, to be
-       * undone later).
+       * undone later), or when the lock was lost (nothing written back: the next holder does it).
        */
       async abort (error: unknown, seen: { unchanged?: boolean } = {}): Promise<unknown> {
+        // what was read after the lock was lost may show another holder's undo: only the writes made are trusted then
+        const lost = error instanceof LeaseLostError ? error : await held.check().then(() => undefined, (e: unknown) => e)
+        if (lost instanceof LeaseLostError) return lostAnswer(lost, done.some((w) => w.state !== 'refused'), new Set())
         const written = seen.unchanged === true ? [] : done.filter((w) => w.state !== 'refused')
         const toUndo = [...new Set(written.map((w) => w.collection).reverse())]
         const restored = new Set<string>()
@@ -163,11 +201,11 @@ export function createStaging (deps: {
               kept.push(`collection ${c}, ${state} (it cannot be written back as it was: ${undo.inexact})`)
               continue
             }
+            await held.check()
             await store.putCollection(c, undo.text, ctx)
             restored.add(c)
           } catch (undoError) {
-            const every = deps.recoveryIntervalS === undefined ? '' : ` (looked for every ${deps.recoveryIntervalS} s)`
-            const staged = plan.writes.find((w) => w.kind === 'staged')?.collection ?? ''
+            if (undoError instanceof LeaseLostError) return lostAnswer(undoError, true, restored)
             const stagedText = `Unable to stage collection ${staged}: the buffer is partly changed until the store answers again`
             return told5xx(statusOf(undoError), stagedText,
               `${reasonOf(error)}; writing the buffer back failed as well: ${reasonOf(undoError)}`, states(restored),

@@ -108,6 +108,29 @@ for (const backend of backends) {
       expect(await repos.locks.acquire(lock(newUlid(), new Date(now.getTime() + 61_000)))).toBeDefined()
     })
 
+    it('renews a lease only while it is its holder\'s: not once it ran out, was released or was taken over', async () => {
+      const { repos } = await backend.open()
+      const t0 = new Date()
+      const at = (s: number): Date => new Date(t0.getTime() + s * 1000)
+      const lock = (id: string, now: Date) => ({ id, lock_type: 'configdocs_update', user: 'u', reference_id: 'r', leaseS: 60, now })
+      const first = await repos.locks.acquire(lock(newUlid(), t0))
+      // renewed at 50 s: in force until 110 s, so nobody takes it at 100 s
+      expect(await repos.locks.renew({ id: first?.id ?? '', leaseS: 60, now: at(50) })).toBe(true)
+      expect((await repos.locks.get(first?.id ?? ''))?.expires_at).toBe(at(110).toISOString())
+      expect(await repos.locks.acquire(lock(newUlid(), at(100)))).toBeUndefined()
+      // not renewed in time: at 111 s it is over, and another holder takes it
+      expect(await repos.locks.renew({ id: first?.id ?? '', leaseS: 60, now: at(111) })).toBe(false)
+      const second = await repos.locks.acquire(lock(newUlid(), at(111)))
+      expect(second).toBeDefined()
+      // a first holder whose clock runs behind still sees its lease in force: taken over all the same
+      expect(await repos.locks.renew({ id: first?.id ?? '', leaseS: 60, now: at(105) })).toBe(false)
+      expect((await repos.locks.get(first?.id ?? ''))?.expires_at).toBe(at(110).toISOString())
+      expect(await repos.locks.renew({ id: second?.id ?? '', leaseS: 60, now: at(120) })).toBe(true)
+      await repos.locks.release(second?.id ?? '')
+      expect(await repos.locks.renew({ id: second?.id ?? '', leaseS: 60, now: at(121) })).toBe(false)
+      expect(await repos.locks.renew({ id: newUlid(), leaseS: 60, now: at(121) })).toBe(false)
+    })
+
     it('lets exactly one of many concurrent acquirers win', async () => {
       const { repos } = await backend.open()
       const now = new Date()

@@ -6,7 +6,8 @@
 // - `hold-answer`: sent on whole, the component's answer kept from the caller (the write done, the caller not told);
 // - `half-body`: the headers and the first half of the body sent on, the rest kept back (the component in the
 //   middle of receiving the write).
-// A request stopped this way is handed to the test by `held()`. The proxy's target may change (`retarget`), so a
+// A request stopped this way is handed to the test by `held()`; `release` lets a `hold` or `hold-answer` go on as if the
+// component had been slow: the caller gets the component's answer. The proxy's target may change (`retarget`), so a
 // component restarted on another port is reached at the same address. Closed when the test finishes.
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import { onTestFinished } from 'vitest'
@@ -24,6 +25,8 @@ export interface HeldRequest {
   land: () => Promise<number>
   /** `hold`: the request is never sent on. Any mode: the caller's connection is cut. */
   lose: () => void
+  /** `hold`: sends the request on now; `hold-answer`: the kept answer. Either way the caller gets the answer. */
+  release: () => Promise<void>
 }
 
 interface Incoming { method: string, path: string }
@@ -67,7 +70,12 @@ export async function startHoldingProxy (target: string) {
     const mode = rule(r)
     const callerGone = new Promise<void>((resolve) => { reply.on('close', () => { resolve() }) })
     const cut = (): void => { reply.destroy() }
-    const base = { ...r, body: body.toString(), callerGone, lose: cut }
+    const answerCaller = (answer: { status: number, headers: IncomingMessage['headers'], body: Buffer } | undefined): void => {
+      if (reply.destroyed) return
+      if (answer === undefined) { cut(); return }
+      reply.writeHead(answer.status, answer.headers).end(answer.body)
+    }
+    const base = { ...r, body: body.toString(), callerGone, lose: cut, release: async () => {} }
     if (mode === 'pass') {
       const answer = await forward(incoming, body).answer
       if (!reply.destroyed) reply.writeHead(answer.status, answer.headers).end(answer.body)
@@ -77,14 +85,15 @@ export async function startHoldingProxy (target: string) {
       hand({
         ...base,
         land: async () => await forward(incoming, body).answer.then((a) => a.status, () => 0),
-        lose: cut
+        lose: cut,
+        release: async () => { answerCaller(await forward(incoming, body).answer.catch(() => undefined)) }
       })
       return
     }
     if (mode === 'hold-answer') {
       // handed over only once the component has answered: its write is done, the caller not told
-      await forward(incoming, body).answer.catch(() => undefined)
-      hand({ ...base, land: async () => 0 })
+      const answer = await forward(incoming, body).answer.catch(() => undefined)
+      hand({ ...base, land: async () => 0, release: async () => { answerCaller(answer) } })
       return
     }
     const { upstream } = forward(incoming, body, Math.floor(body.length / 2))
