@@ -13,6 +13,7 @@ import { checkReset, planReset } from './buffer-reset.ts'
 import { hasDeploymentVersion, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
 import { withBufferNote, type PlannedWrite, type Staging } from './staging.ts'
 import type { HeldLease } from './database-lease.ts'
+import { NO_SECRETS, SANITIZED, secretsOf, type IsSecret } from './secret-messages.ts'
 import type { BufferModeChoice } from '../schemas/configdocs.ts'
 
 export interface IngestInput {
@@ -23,18 +24,35 @@ export interface IngestInput {
   contentLength: number
 }
 
-export function deckhandMessages (results: Array<{ name?: string, errors?: Array<Record<string, unknown>> }>): ValidationMessage[] {
-  return results.flatMap((result) => (result.errors ?? []).map((e) => ({
-    kind: 'ValidationMessage',
-    name: typeof e.name === 'string' ? e.name : result.name ?? 'deckhand-validation',
-    error: true,
-    level: 'Error',
-    message: String(e.message ?? 'Deckhand validation error'),
-    documents: [{ name: String(e.name ?? 'not specified'), schema: String(e.schema ?? 'not specified') }],
-    diagnostic: `Section: ${String(e.error_section ?? 'not specified')} at ${String(e.path ?? 'not specified')} (schema ${String(e.validation_schema ?? 'not specified')} at ${String(e.schema_path ?? 'not specified')})`,
-    source: 'Deckhand'
-  })))
+/** A value of the store's validation entry as text: objects (a schema, a section of data) as JSON. */
+const shown = (value: unknown): string =>
+  value === undefined || value === null ? 'not specified' : typeof value === 'object' ? JSON.stringify(value) : String(value)
+
+/**
+ * The store's validation results as validation messages. An entry naming a secret (`isSecret`) keeps its document,
+ * path and rule, never its text or section, which may quote the value.
+ */
+export function deckhandMessages (
+  results: Array<{ name?: string, errors?: Array<Record<string, unknown>> }>,
+  isSecret: IsSecret = NO_SECRETS
+): ValidationMessage[] {
+  return results.flatMap((result) => (result.errors ?? []).map((e) => {
+    const secret = isSecret({ schema: e.schema, name: e.name })
+    return {
+      kind: 'ValidationMessage',
+      name: typeof e.name === 'string' ? e.name : result.name ?? 'deckhand-validation',
+      error: true,
+      level: 'Error',
+      message: secret ? SANITIZED : String(e.message ?? 'Deckhand validation error'),
+      documents: [{ name: String(e.name ?? 'not specified'), schema: String(e.schema ?? 'not specified') }],
+      diagnostic: `Section: ${secret ? SANITIZED : shown(e.error_section)} at ${shown(e.path)} (schema ${shown(e.validation_schema)} at ${shown(e.schema_path)})`,
+      source: 'Deckhand'
+    }
+  }))
 }
+
+/** Whether any of the store's validation results holds an error (whose message may need a secret hidden). */
+export const anyErrors = (results: Array<{ errors?: unknown[] }>): boolean => results.some((r) => (r.errors?.length ?? 0) > 0)
 
 /** Whether a YAML text has any line besides blanks, comments, directives and document markers. */
 function holdsDocuments (text: string): boolean {
@@ -185,7 +203,11 @@ export function createIngest (deps: {
           errorList: [{ message: 'The collection added no new revision; it was probably reloaded with identical contents.' }]
         })
       }
-      const messages = after.buffer === undefined ? [] : deckhandMessages(await store.validationsDetail(after.buffer, ctx))
+      let messages: ValidationMessage[] = []
+      if (after.buffer !== undefined) {
+        const results = await store.validationsDetail(after.buffer, ctx)
+        messages = deckhandMessages(results, await secretsOf(store, after.buffer, anyErrors(results), ctx))
+      }
       await run.complete()
       return validationStatusBody([...messages, ...extra], { statusCode: messages.length > 0 ? 400 : 201 })
     } catch (error) {

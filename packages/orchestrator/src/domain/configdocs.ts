@@ -9,9 +9,10 @@ import type { StagingJournal } from '../db/staging-journal.ts'
 import type { DatabaseLease } from './database-lease.ts'
 import { bufferChanges, readVersions, type VersionName } from './versions.ts'
 import { checkDeploymentConfiguration, DEPLOYMENT_SCHEMAS, parseDocuments, type VersionSeverity } from './deployment-configuration.ts'
-import { createIngest, deckhandMessages, type IngestInput } from './configdocs-ingest.ts'
+import { anyErrors, createIngest, deckhandMessages, type IngestInput } from './configdocs-ingest.ts'
 import { createStaging, type StagingContext } from './staging.ts'
 import { withClearSecrets } from './cleartext-secrets.ts'
+import { sanitizedMessage, secretsOf } from './secret-messages.ts'
 
 const RANK: Record<VersionName, number> = { successful_site_action: 0, last_site_action: 1, committed: 2, buffer: 3 }
 
@@ -183,14 +184,17 @@ export function createConfigdocs (deps: {
       }
       messages.push(...(entries.length > 0 ? entries : [generic]))
     }
-    messages.push(...deckhandMessages(await store.validationsDetail(revisionId, ctx)))
-    if (messages.some((m) => m.error)) return messages
+    const results = await store.validationsDetail(revisionId, ctx)
+    // a message naming an encrypted document shows no value of it: the listing says which documents those are
+    const isSecret = await secretsOf(store, revisionId, messages.length > 0 || anyErrors(results), ctx)
+    const found = [...messages.map((m) => sanitizedMessage(m, isSecret)), ...deckhandMessages(results, isSecret)]
+    if (found.some((m) => m.error)) return found
     // Shipyard's own checks and the components both, in parallel, once the store found nothing wrong
     const [own, components] = await Promise.all([
       ownChecks(render.text),
       deps.validators.validate(designRef(revisionId), ctx)
     ])
-    return [...messages, ...own, ...components]
+    return [...found, ...own, ...components]
   }
 
   /**
