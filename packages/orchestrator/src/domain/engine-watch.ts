@@ -25,6 +25,12 @@ export interface EngineReads {
   triggered: (run: EngineRun) => void
   paused: (dagId: string, isPaused: boolean) => void
   changed: () => void
+  /**
+   * While reads are served from a fresh watch, a token that changes whenever what a list of actions shows of the
+   * engine does (a run added, gone or in another state, a task instance added or in another state, a pause flag);
+   * undefined when reads go to the engine.
+   */
+  version: () => string | undefined
 }
 
 /** Reads straight from the engine (no watch): a missing DAG reads as undefined. */
@@ -40,7 +46,8 @@ export function directReads (engine: EngineClient): EngineReads {
     tasksOfRuns: engine.tasksOfRuns,
     triggered: () => {},
     paused: () => {},
-    changed: () => {}
+    changed: () => {},
+    version: () => undefined
   }
 }
 
@@ -101,6 +108,10 @@ export function createEngineWatch (options: WatchOptions) {
   let timer: NodeJS.Timeout | undefined
   let failures = 0
   const stats = { polls: 0, errors: 0 }
+  // what a list shows of the engine changed this many times; with a token of this watch, so that no other process's
+  // (or an earlier start's) count is ever taken for its own
+  let changes = 0
+  const epoch = Math.random().toString(36).slice(2, 10)
 
   const taskKey = (t: StepState): string => `${t.task_id}\u0000${t.map_index ?? -1}`
   /** Keeps a task instance the engine answered; its run's key, or undefined for a DAG not watched. */
@@ -108,7 +119,9 @@ export function createEngineWatch (options: WatchOptions) {
     if (!watched.has(t.dag_id)) return undefined
     const k = key(t.dag_id, t.dag_run_id)
     const byTask = tasks.get(k) ?? new Map<string, StepState>()
-    byTask.set(taskKey(t), t)
+    const tk = taskKey(t)
+    if (byTask.get(tk)?.state !== t.state || !byTask.has(tk)) changes++
+    byTask.set(tk, t)
     tasks.set(k, byTask)
     return k
   }
@@ -127,19 +140,31 @@ export function createEngineWatch (options: WatchOptions) {
   function noteRuns (list: EngineRun[], at: number): void {
     for (const r of list) {
       if (!watched.has(r.dag_id)) continue
-      const k = key(r.dag_id, r.dag_run_id)
-      runs.set(k, r)
-      touched(k, at)
+      setRun(r)
+      touched(key(r.dag_id, r.dag_run_id), at)
     }
+  }
+  function setRun (r: EngineRun): void {
+    const k = key(r.dag_id, r.dag_run_id)
+    if (runs.get(k)?.state !== r.state) changes++
+    runs.set(k, r)
   }
   /** Replaces the task instances of the runs read whole; a run read again keeps when it last changed. */
   function takeWhole (runKeys: string[], list: EngineTask[], at: number): void {
+    const before = new Map(runKeys.map((k) => [k, tasks.get(k)]))
     for (const k of runKeys) {
       tasks.delete(k)
       toRead.delete(k)
       if (runs.has(k)) whole.set(k, whole.get(k) ?? at)
     }
+    const counted = changes
     for (const t of list) keep(t)
+    // the same task instances in the same states read again: no change (keep counts each as new)
+    changes = counted
+    for (const [k, old] of before) {
+      const now = tasks.get(k)
+      if ((old?.size ?? 0) !== (now?.size ?? 0) || [...(now ?? [])].some(([tk, t]) => old?.get(tk)?.state !== t.state)) changes++
+    }
   }
   /** Keeps only the steps' states of runs that ended and have not changed for `keepTasksMs`. */
   function compact (at: number): void {
@@ -173,8 +198,8 @@ export function createEngineWatch (options: WatchOptions) {
   async function resync (started: number): Promise<void> {
     const all = await engine.runs({}, ctx)
     const listed = new Set(all.map((r) => key(r.dag_id, r.dag_run_id)))
-    for (const k of runs.keys()) if (!listed.has(k)) { runs.delete(k); tasks.delete(k); whole.delete(k); toRead.delete(k) }
-    for (const r of all) if (watched.has(r.dag_id)) runs.set(key(r.dag_id, r.dag_run_id), r)
+    for (const k of runs.keys()) if (!listed.has(k)) { runs.delete(k); tasks.delete(k); whole.delete(k); toRead.delete(k); changes++ }
+    for (const r of all) if (watched.has(r.dag_id)) setRun(r)
     const ended = [...runs.keys()].filter((k) => !whole.has(k) && !toRead.has(k))
     const slice = options.resyncSlice ?? 100
     resyncCursor = resyncCursor >= ended.length ? 0 : resyncCursor
@@ -196,7 +221,8 @@ export function createEngineWatch (options: WatchOptions) {
       tasks.clear()
       whole.clear()
       toRead.clear()
-      for (const r of all) if (watched.has(r.dag_id)) runs.set(key(r.dag_id, r.dag_run_id), r)
+      for (const r of all) if (watched.has(r.dag_id)) setRun(r)
+      changes++
       await readWhole([...runs.keys()], started)
       // what ended before this process started keeps its steps' states only, from the first poll on
       for (const [k, r] of runs) if (FINISHED_RUN_STATES.has(r.state)) whole.set(k, started - keepTasksMs)
@@ -212,6 +238,7 @@ export function createEngineWatch (options: WatchOptions) {
     }
     await readWhole([...toRead], started)
     compact(started)
+    if (dags.length !== pausedFlags.size || dags.some((d) => pausedFlags.get(d.dag_id) !== d.is_paused)) changes++
     pausedFlags.clear()
     for (const d of dags) pausedFlags.set(d.dag_id, d.is_paused)
     syncedAt = started
@@ -267,11 +294,14 @@ export function createEngineWatch (options: WatchOptions) {
       noteRuns([run], now())
     },
     paused (dagId, isPaused) {
+      if (pausedFlags.get(dagId) !== isPaused) changes++
       pausedFlags.set(dagId, isPaused)
     },
     changed () {
       invalidatedAt = now()
-    }
+      changes++
+    },
+    version: () => fresh() ? `${epoch}.${changes}` : undefined
   }
 
   return {

@@ -183,3 +183,53 @@ describe('engine watch holding a long history', () => {
     expect(await watch.reads.run('deploy_site', 'r3')).toBeUndefined()
   })
 })
+
+describe('engine watch version (the action list\'s conditional reads)', () => {
+  it('stays while polls find nothing new, changes with a run\'s or a step\'s state, a new run or a pause, and is undefined once stale', async () => {
+    const { engine, setRun, changes, runs, tis } = engineOfRuns(2)
+    let clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({ engine, intervalMs: 1000, staleMs: 10_000, keepTasksMs: 60_000, resyncMs: 5000, now: () => clock })
+    await watch.poll()
+    const first = watch.reads.version()
+    expect(first).toBeDefined()
+    // the same runs and task instances reported again (the overlap), and a resync reading them all: no change
+    changes.runs.push(runs.get('r1')!)
+    changes.tasks.push(...tis.get('r1')!)
+    clock += 1000
+    await watch.poll()
+    clock += 5000
+    await watch.poll()
+    expect(watch.reads.version()).toBe(first)
+
+    const versions = new Set([first])
+    const changedNow = (): boolean => {
+      const v = watch.reads.version()
+      const fresh = v !== undefined && !versions.has(v)
+      versions.add(v)
+      return fresh
+    }
+    // a step's state
+    const step = { ...tis.get('r1')![0]!, state: 'failed' }
+    tis.set('r1', [step, tis.get('r1')![1]!])
+    changes.tasks.push(step)
+    clock += 1000
+    await watch.poll()
+    expect(changedNow()).toBe(true)
+    // a run's state
+    setRun('r2', 'running', 'success')
+    changes.runs.push(runs.get('r2')!)
+    clock += 1000
+    await watch.poll()
+    expect(changedNow()).toBe(true)
+    // a new run, then this process pausing a DAG
+    watch.reads.triggered(run('r3', 'queued'))
+    expect(changedNow()).toBe(true)
+    watch.reads.paused('deploy_site', true)
+    expect(changedNow()).toBe(true)
+    watch.reads.paused('deploy_site', true)
+    expect(changedNow()).toBe(false)
+    // stale: reads go to the engine, and nothing says cheaply what changed
+    clock += 11_000
+    expect(watch.reads.version()).toBeUndefined()
+  })
+})
