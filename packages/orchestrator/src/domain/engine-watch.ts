@@ -5,14 +5,16 @@
 // skew and late commits); every `resyncMs` the run list again (runs deleted in the engine leave the watch then) and
 // the task instances of the runs still moving and of a slice of the others, in turn.
 // What it holds stays small as the history grows: a run that ended and has not changed for `keepTasksMs` keeps only
-// its steps' states (all a list of actions needs), and reads of its whole task instances go to the engine; a run
-// that changes again is read whole at the next poll. A read that finds the watch older than `staleMs`, stopped, or
-// invalidated by one of this process's writes calls the engine itself, so no answer is older than that bound.
+// a summary (run-summaries.ts: its steps' states, all a list of actions needs, and the run's few fields read), and
+// reads of its whole task instances go to the engine; a run that changes again is read whole at the next poll. A
+// read that finds the watch older than `staleMs`, stopped, or invalidated by one of this process's writes calls the
+// engine itself, so no answer is older than that bound.
 // Several orchestrators each keep their own; correctness never depends on it.
 import type { CallContext } from '@slipway/common'
 import { FINISHED_RUN_STATES } from '@slipway/airflow-contract'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import type { StepState } from './steps.ts'
+import { createRunSummaries, slimRun } from './run-summaries.ts'
 
 /** The engine reads that actions and workflows make; the watch serves them, or passes them to the engine. */
 export interface EngineReads {
@@ -81,8 +83,9 @@ export function createEngineWatch (options: WatchOptions) {
   /** The DAGs the engine listed at the last poll: their runs are the ones kept. */
   const watched = new Set<string>()
   const runs = new Map<string, EngineRun>()
-  /** Per run, its task instances: whole for a run in `whole`, else (a run that ended a while ago) the steps' states. */
+  /** Per run, its task instances: whole for a run in `whole`; a run that ended a while ago has a summary instead. */
   const tasks = new Map<string, Map<string, StepState>>()
+  const summaries = createRunSummaries()
   /** Runs whose task instances are all kept whole, with when the watch last saw them change. */
   const whole = new Map<string, number>()
   /** Runs whose task instances are read whole at the next poll: new to the watch, or changed after they were compacted. */
@@ -90,13 +93,16 @@ export function createEngineWatch (options: WatchOptions) {
   const pausedFlags = new Map<string, boolean>()
   const ctx: CallContext = { contextMarker: 'engine-watch', user: 'slipway' }
   const key = (dagId: string, runId: string): string => `${dagId}\u0000${runId}`
-  // the few task ids and states every compact step shares, one string each
-  const names = new Map<string, string>()
-  function shared (text: string): string {
-    const found = names.get(text)
-    if (found !== undefined) return found
-    names.set(text, text)
-    return text
+  /** A run's steps: its task instances kept, or its summary's. */
+  function stepsOf (k: string, dagId: string, runId: string): Iterable<StepState> {
+    return tasks.get(k)?.values() ?? summaries.steps(k, dagId, runId) ?? []
+  }
+  /** A summarized run's steps as task instances again, before one of them changes. */
+  function unsummarize (k: string, dagId: string, runId: string): void {
+    if (!summaries.has(k)) return
+    const steps = summaries.steps(k, dagId, runId) ?? []
+    summaries.delete(k)
+    tasks.set(k, new Map(steps.map((t) => [taskKey(t), t])))
   }
 
   let syncedAt: number | undefined // when the last successful poll started
@@ -118,6 +124,7 @@ export function createEngineWatch (options: WatchOptions) {
   function keep (t: EngineTask): string | undefined {
     if (!watched.has(t.dag_id)) return undefined
     const k = key(t.dag_id, t.dag_run_id)
+    unsummarize(k, t.dag_id, t.dag_run_id)
     const byTask = tasks.get(k) ?? new Map<string, StepState>()
     const tk = taskKey(t)
     if (byTask.get(tk)?.state !== t.state || !byTask.has(tk)) changes++
@@ -147,13 +154,18 @@ export function createEngineWatch (options: WatchOptions) {
   function setRun (r: EngineRun): void {
     const k = key(r.dag_id, r.dag_run_id)
     if (runs.get(k)?.state !== r.state) changes++
-    runs.set(k, r)
+    runs.set(k, summaries.has(k) ? slimRun(r) : r)
   }
   /** Replaces the task instances of the runs read whole; a run read again keeps when it last changed. */
   function takeWhole (runKeys: string[], list: EngineTask[], at: number): void {
-    const before = new Map(runKeys.map((k) => [k, tasks.get(k)]))
+    const before = new Map(runKeys.map((k) => {
+      const r = runs.get(k)
+      const steps = r === undefined ? [] : [...stepsOf(k, r.dag_id, r.dag_run_id)]
+      return [k, new Map(steps.map((t) => [taskKey(t), t]))]
+    }))
     for (const k of runKeys) {
       tasks.delete(k)
+      summaries.delete(k)
       toRead.delete(k)
       if (runs.has(k)) whole.set(k, whole.get(k) ?? at)
     }
@@ -163,26 +175,18 @@ export function createEngineWatch (options: WatchOptions) {
     changes = counted
     for (const [k, old] of before) {
       const now = tasks.get(k)
-      if ((old?.size ?? 0) !== (now?.size ?? 0) || [...(now ?? [])].some(([tk, t]) => old?.get(tk)?.state !== t.state)) changes++
+      if (old.size !== (now?.size ?? 0) || [...(now ?? [])].some(([tk, t]) => old.get(tk)?.state !== t.state)) changes++
     }
   }
-  /** Keeps only the steps' states of runs that ended and have not changed for `keepTasksMs`. */
+  /** Keeps only a summary of runs that ended and have not changed for `keepTasksMs`. */
   function compact (at: number): void {
     for (const [k, seen] of whole) {
       const run = runs.get(k)
       if (run === undefined) { whole.delete(k); continue }
       if (!FINISHED_RUN_STATES.has(run.state) || at - seen < keepTasksMs) continue
-      const steps = new Map<string, StepState>()
-      for (const [tk, t] of tasks.get(k) ?? []) {
-        steps.set(tk, {
-          dag_id: run.dag_id,
-          dag_run_id: run.dag_run_id,
-          task_id: shared(t.task_id),
-          map_index: t.map_index,
-          state: t.state == null ? t.state : shared(t.state)
-        })
-      }
-      tasks.set(k, steps)
+      summaries.put(k, tasks.get(k)?.values() ?? [])
+      tasks.delete(k)
+      runs.set(k, slimRun(run))
       whole.delete(k)
     }
   }
@@ -198,7 +202,9 @@ export function createEngineWatch (options: WatchOptions) {
   async function resync (started: number): Promise<void> {
     const all = await engine.runs({}, ctx)
     const listed = new Set(all.map((r) => key(r.dag_id, r.dag_run_id)))
-    for (const k of runs.keys()) if (!listed.has(k)) { runs.delete(k); tasks.delete(k); whole.delete(k); toRead.delete(k); changes++ }
+    for (const k of runs.keys()) {
+      if (!listed.has(k)) { runs.delete(k); tasks.delete(k); summaries.delete(k); whole.delete(k); toRead.delete(k); changes++ }
+    }
     for (const r of all) if (watched.has(r.dag_id)) setRun(r)
     const ended = [...runs.keys()].filter((k) => !whole.has(k) && !toRead.has(k))
     const slice = options.resyncSlice ?? 100
@@ -219,6 +225,7 @@ export function createEngineWatch (options: WatchOptions) {
       const all = await engine.runs({}, ctx)
       runs.clear()
       tasks.clear()
+      summaries.clear()
       whole.clear()
       toRead.clear()
       for (const r of all) if (watched.has(r.dag_id)) setRun(r)
@@ -288,7 +295,7 @@ export function createEngineWatch (options: WatchOptions) {
     async tasksOfRuns (filter, callCtx) {
       const dagIds = filter.dagIds ?? [...watched]
       if (!fresh() || dagIds.some((d) => !watched.has(d))) return await direct.tasksOfRuns(filter, callCtx)
-      return dagIds.flatMap((d) => filter.runIds.flatMap((r) => [...(tasks.get(key(d, r))?.values() ?? [])]))
+      return dagIds.flatMap((d) => filter.runIds.flatMap((r) => [...stepsOf(key(d, r), d, r)]))
     },
     triggered (run) {
       noteRuns([run], now())

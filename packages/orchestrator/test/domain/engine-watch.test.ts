@@ -233,3 +233,36 @@ describe('engine watch version (the action list\'s conditional reads)', () => {
     expect(watch.reads.version()).toBeUndefined()
   })
 })
+
+describe('engine watch summaries of ended runs', () => {
+  it('keeps an ended run\'s few fields and its steps\' states, the same list while asked for, and a changed step among the others', async () => {
+    const { engine, setRun, changes, runs, tis } = engineOfRuns(1, 'running')
+    let clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({ engine, intervalMs: 1000, staleMs: 600_000, keepTasksMs: 60_000, now: () => clock })
+    await watch.poll()
+    setRun('r1', 'success', 'success')
+    runs.set('r1', { ...runs.get('r1')!, conf: { action: { id: 'r1', parameters: { big: 'x'.repeat(1000) } } }, run_type: 'manual' } as EngineRun)
+    changes.runs.push(runs.get('r1')!)
+    changes.tasks.push(...tis.get('r1')!)
+    clock += 1000
+    await watch.poll()
+    expect((await watch.reads.run('deploy_site', 'r1'))?.conf).toBeDefined()
+    clock += 60_000
+    await watch.poll()
+    const kept = await watch.reads.run('deploy_site', 'r1')
+    expect(kept).toEqual({ dag_id: 'deploy_site', dag_run_id: 'r1', state: 'success', logical_date: null, run_type: 'manual' })
+    const first = await watch.reads.tasksOfRuns({ dagIds: ['deploy_site'], runIds: ['r1'] })
+    const again = await watch.reads.tasksOfRuns({ dagIds: ['deploy_site'], runIds: ['r1'] })
+    expect(again[0]).toBe(first[0])
+    expect(first.map((t) => [t.task_id, t.state])).toEqual([['preflight', 'success'], ['deploy', 'success']])
+
+    // one step cleared in the engine: until the run is read whole, the list shows it beside the other step
+    const cleared = { ...tis.get('r1')![1]!, state: null }
+    changes.tasks.push(cleared)
+    ;(engine as { tasksOfRuns: unknown }).tasksOfRuns = async () => { throw new Error('engine down') }
+    clock += 1000
+    await expect(watch.poll()).rejects.toThrow('engine down')
+    expect((await watch.reads.tasksOfRuns({ dagIds: ['deploy_site'], runIds: ['r1'] })).map((t) => [t.task_id, t.state]))
+      .toEqual([['preflight', 'success'], ['deploy', null]])
+  })
+})
