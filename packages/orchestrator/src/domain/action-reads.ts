@@ -149,7 +149,8 @@ export function createActionReads (deps: {
     const dagIds = [...new Set(started.map((a) => a.dag_id))]
     // the engine's runs, DAG flags and steps and the database's notes are independent: read them at once
     const [runs, paused, steps, notes] = await Promise.all([
-      dagIds.length === 0 ? [] : reads.runs({ dagIds }, ctx),
+      // a window's runs by id; the whole list's all at once
+      dagIds.length === 0 ? [] : reads.runs(window === undefined ? { dagIds } : { dagIds, runIds: started.map((a) => a.id) }, ctx),
       pausedDags(dagIds, ctx),
       stepsOfMany(started, ctx),
       actions.length === 0 ? new Map<string, NoteView[]>() : deps.notes.forActions(actions.map((a) => a.id), verbosity)

@@ -21,7 +21,8 @@ export interface EngineReads {
   run: (dagId: string, runId: string, ctx?: CallContext) => Promise<EngineRun | undefined>
   isPaused: (dagId: string, ctx?: CallContext) => Promise<boolean | undefined>
   tasks: (dagId: string, runId: string, ctx?: CallContext) => Promise<EngineTask[]>
-  runs: (filter: { dagIds?: string[], logicalDateGte?: string }, ctx?: CallContext) => Promise<EngineRun[]>
+  /** Runs of these DAGs, from that date; `runIds`: only those (what the engine is asked for is not narrowed by it). */
+  runs: (filter: { dagIds?: string[], logicalDateGte?: string, runIds?: string[] }, ctx?: CallContext) => Promise<EngineRun[]>
   tasksOfRuns: (filter: { dagIds?: string[], runIds: string[] }, ctx?: CallContext) => Promise<StepState[]>
   /** This process changed the engine: a run it triggered, a DAG it paused or unpaused, anything else. */
   triggered: (run: EngineRun) => void
@@ -44,7 +45,12 @@ export function directReads (engine: EngineClient): EngineReads {
       throw error
     }),
     tasks: engine.tasks,
-    runs: engine.runs,
+    async runs (filter, ctx) {
+      const all = await engine.runs({ dagIds: filter.dagIds, logicalDateGte: filter.logicalDateGte }, ctx)
+      if (filter.runIds === undefined) return all
+      const wanted = new Set(filter.runIds)
+      return all.filter((r) => wanted.has(r.dag_run_id))
+    },
     tasksOfRuns: engine.tasksOfRuns,
     triggered: () => {},
     paused: () => {},
@@ -289,7 +295,12 @@ export function createEngineWatch (options: WatchOptions) {
     async runs (filter, callCtx) {
       if (!fresh() || (filter.dagIds ?? []).some((d) => !watched.has(d))) return await direct.runs(filter, callCtx)
       const since = filter.logicalDateGte === undefined ? undefined : Date.parse(filter.logicalDateGte)
-      return [...runs.values()].filter((r) => (filter.dagIds === undefined || filter.dagIds.includes(r.dag_id)) &&
+      const dagIds = filter.dagIds
+      // a few runs by id (a window of the action list) are looked up, not found among every run kept
+      const candidates = filter.runIds === undefined
+        ? runs.values()
+        : filter.runIds.flatMap((id) => (dagIds ?? [...watched]).map((d) => runs.get(key(d, id))).filter((r) => r !== undefined))
+      return [...candidates].filter((r) => (dagIds === undefined || dagIds.includes(r.dag_id)) &&
         (since === undefined || (r.logical_date != null && Date.parse(r.logical_date) >= since)))
     },
     async tasksOfRuns (filter, callCtx) {

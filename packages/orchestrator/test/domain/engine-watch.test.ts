@@ -3,7 +3,7 @@
 // last poll began, reached back by the overlap.
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { EngineClient, EngineRun, EngineTask } from '../../src/clients/engine.ts'
-import { createEngineWatch, type WatchOptions } from '../../src/domain/engine-watch.ts'
+import { createEngineWatch, directReads, type WatchOptions } from '../../src/domain/engine-watch.ts'
 
 const run = (id: string, state: string): EngineRun => ({ dag_id: 'deploy_site', dag_run_id: id, state, logical_date: null } as unknown as EngineRun)
 
@@ -264,5 +264,21 @@ describe('engine watch summaries of ended runs', () => {
     await expect(watch.poll()).rejects.toThrow('engine down')
     expect((await watch.reads.tasksOfRuns({ dagIds: ['deploy_site'], runIds: ['r1'] })).map((t) => [t.task_id, t.state]))
       .toEqual([['preflight', 'success'], ['deploy', null]])
+  })
+})
+
+describe('engine reads of a few runs by id (a window of the action list)', () => {
+  it('looks them up in a fresh watch without an engine call, and narrows the engine\'s answer without one', async () => {
+    const { engine, calls } = engineOfRuns(3)
+    const clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({ engine, intervalMs: 1000, staleMs: 600_000, now: () => clock })
+    await watch.poll()
+    calls.length = 0
+    const ids = async (reads: typeof watch.reads, runIds: string[]) =>
+      (await reads.runs({ dagIds: ['deploy_site'], runIds })).map((r) => r.dag_run_id)
+    expect(await ids(watch.reads, ['r3', 'r1', 'nope'])).toEqual(['r3', 'r1'])
+    expect(calls).toEqual([])
+    expect((await ids(directReads(engine), ['r3', 'r1', 'nope'])).sort()).toEqual(['r1', 'r3'])
+    expect(calls).toEqual(['runs'])
   })
 })
