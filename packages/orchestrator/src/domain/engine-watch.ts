@@ -14,7 +14,7 @@ import type { CallContext } from '@slipway/common'
 import { FINISHED_RUN_STATES } from '@slipway/airflow-contract'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import type { StepState } from './steps.ts'
-import { createRunSummaries, slimRun } from './run-summaries.ts'
+import { createRunSummaries, sameSlimRun, slimRun } from './run-summaries.ts'
 
 /** The engine reads that actions and workflows make; the watch serves them, or passes them to the engine. */
 export interface EngineReads {
@@ -159,8 +159,11 @@ export function createEngineWatch (options: WatchOptions) {
   }
   function setRun (r: EngineRun): void {
     const k = key(r.dag_id, r.dag_run_id)
-    if (runs.get(k)?.state !== r.state) changes++
-    runs.set(k, summaries.has(k) ? slimRun(r) : r)
+    const kept = runs.get(k)
+    if (kept?.state !== r.state) changes++
+    if (!summaries.has(k)) runs.set(k, r)
+    // a summarized run read again as it was (each resync) keeps its object: what was made from it still holds
+    else if (kept === undefined || !sameSlimRun(kept, r)) runs.set(k, slimRun(r))
   }
   /** Replaces the task instances of the runs read whole; a run read again keeps when it last changed. */
   function takeWhole (runKeys: string[], list: EngineTask[], at: number): void {

@@ -13,9 +13,19 @@ interface Summary { shape: Shape, states: Array<string | null | undefined> }
 /** Expanded step lists handed out again while asked for (the list keeps its entries by their identity). */
 const EXPANDED_KEPT = 2000
 
+const SLIM_FIELDS = ['dag_id', 'dag_run_id', 'state', 'logical_date', 'run_after', 'start_date', 'end_date', 'run_type'] as const
+
+/** The same run as far as its slim form says. */
+export const sameSlimRun = (a: EngineRun, b: EngineRun): boolean => SLIM_FIELDS.every((f) => a[f] === b[f])
+
 /** The fields of a run that the orchestrator reads (state, dates, type): what an ended run keeps. */
+const slimRuns = new WeakSet<EngineRun>()
+
+/** A run's slim form: the run itself when it is one already. */
 export function slimRun (run: EngineRun): EngineRun {
-  return {
+  if (slimRuns.has(run)) return run
+  // a literal: every slim run shares one object shape
+  const slim = {
     dag_id: run.dag_id,
     dag_run_id: run.dag_run_id,
     state: run.state,
@@ -25,6 +35,8 @@ export function slimRun (run: EngineRun): EngineRun {
     end_date: run.end_date,
     run_type: run.run_type
   } as EngineRun
+  slimRuns.add(slim)
+  return slim
 }
 
 export function createRunSummaries () {

@@ -282,3 +282,20 @@ describe('engine reads of a few runs by id (a window of the action list)', () =>
     expect(calls).toEqual(['runs'])
   })
 })
+
+describe('engine watch resync of summarized runs', () => {
+  it('keeps a summarized run\'s object while a resync reads it as it was, and takes a changed one', async () => {
+    const { engine, runs } = engineOfRuns(2)
+    let clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({ engine, intervalMs: 1000, staleMs: 600_000, keepTasksMs: 60_000, resyncMs: 10_000, now: () => clock })
+    await watch.poll()
+    const before = await watch.reads.run('deploy_site', 'r1')
+    clock += 10_000
+    await watch.poll()
+    expect(await watch.reads.run('deploy_site', 'r1')).toBe(before)
+    runs.set('r2', { ...runs.get('r2')!, end_date: '2026-11-26T11:00:00Z' } as EngineRun)
+    clock += 10_000
+    await watch.poll()
+    expect((await watch.reads.run('deploy_site', 'r2'))?.end_date).toBe('2026-11-26T11:00:00Z')
+  })
+})
