@@ -1,9 +1,11 @@
-// The Actions view: every action, newest first, with its lifecycle, user, time and progress; a filter by
-// lifecycle and a search by name, id or user. The list is read every 3 s while the tab is visible, so that an action
-// created anywhere shows within that; an answer the same as the last one changes nothing on the page.
+// The Actions view: the newest actions (LIST_WINDOW of them, more on request), newest first, with their lifecycle,
+// user, time and progress; a filter by lifecycle and a search by name, id or user among them. The list is read every
+// 3 s while the tab is visible, so that an action created anywhere shows within that, with the last answer's ETag: an
+// unchanged list is a 304, and changes nothing on the page.
 import { api } from './api.js'
 import { badge, breakable, fill, h, poll, setBadge, setText, setTime } from './dom.js'
 import { listHash, matchesSearch } from './list-filter.js'
+import { LIST_WINDOW, listPath, listReader, mayHaveOlder } from './list-poll.js'
 import { progress, progressText } from './steps.js'
 
 const LIFECYCLES = ['Pending', 'Processing', 'Paused', 'Complete', 'Failed']
@@ -29,6 +31,16 @@ export function actionsView ({ root, query, signal, report }) {
   const status = h('p', { class: 'status', role: 'status' })
   const body = h('tbody')
   const empty = h('p', { class: 'empty', hidden: true })
+  // the window holds the newest `limit` actions; older ones are read when asked for
+  let limit = LIST_WINDOW
+  const older = h('button', {
+    type: 'button',
+    id: 'older-actions',
+    class: 'quiet',
+    hidden: true,
+    onclick: () => { limit += LIST_WINDOW; refresh() }
+  }, `Show ${LIST_WINDOW} older actions`)
+  const windowNote = h('p', { class: 'status', hidden: true }, older)
   fill(root,
     h('div', { class: 'view-head' }, h('h1', { tabindex: '-1' }, 'Actions'),
       h('div', { class: 'head-tools' }, h('label', { class: 'inline' }, 'Search ', search), h('label', { class: 'inline' }, 'Lifecycle ', filter),
@@ -38,11 +50,11 @@ export function actionsView ({ root, query, signal, report }) {
       h('table', { class: 'actions' },
         h('thead', {}, h('tr', {}, [['Action', 'c-name'], ['Lifecycle', 'c-life'], ['User', 'c-user wide-only'], ['Invoked', 'c-when'], ['Progress', 'c-progress']].map(([t, cls]) => h('th', { scope: 'col', class: cls }, t)))),
         body)),
-    empty)
+    empty,
+    windowNote)
 
   const rows = new Map()
-  // the last answer, as text and as read
-  let lastText = null
+  const readList = listReader(async (path, etag) => await api.conditional(path, etag, signal))
   let startedAt = 0
   let actions = null
 
@@ -67,17 +79,17 @@ export function actionsView ({ root, query, signal, report }) {
   }
 
   async function refresh () {
-    let text
+    let answer
     try {
-      text = await api.text('/actions', signal)
+      answer = await readList(listPath(limit))
     } catch (error) {
       report(status, error)
       return
     }
     if (status.textContent !== '') { setText(status, ''); status.className = 'status' }
-    if (text === lastText) return
-    lastText = text
-    actions = JSON.parse(text)
+    if (!answer.changed) return
+    actions = JSON.parse(answer.text)
+    windowNote.hidden = !mayHaveOlder(actions.length, limit)
     show()
   }
 

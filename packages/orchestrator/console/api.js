@@ -93,9 +93,13 @@ async function errorOf (response, rules) {
   return new ApiError(response.status, message, typeof body?.reason === 'string' ? body.reason : '', rules, body)
 }
 
-const send = async (method, path, token, { signal, body, type }) => await fetch(`${API}${path}`, {
+const send = async (method, path, token, { signal, body, type, etag }) => await fetch(`${API}${path}`, {
   method,
-  headers: type === undefined ? { 'X-Auth-Token': token } : { 'X-Auth-Token': token, 'Content-Type': type },
+  headers: {
+    'X-Auth-Token': token,
+    ...(type === undefined ? {} : { 'Content-Type': type }),
+    ...(etag === undefined || etag === null ? {} : { 'If-None-Match': etag })
+  },
   body,
   signal,
   cache: 'no-store',
@@ -106,7 +110,7 @@ const send = async (method, path, token, { signal, body, type }) => await fetch(
  * Calls `path` (under /api/v1.0) with the token; resolves to the response, or throws an ApiError. `body` and `type`
  * for a request body; `actionName` when creating an action (its own rule).
  */
-async function call (method, path, { signal, body, type, actionName } = {}) {
+async function call (method, path, { signal, body, type, actionName, etag } = {}) {
   const token = session.token()
   if (token === null) {
     onUnauthenticated()
@@ -114,12 +118,12 @@ async function call (method, path, { signal, body, type, actionName } = {}) {
   }
   let response
   try {
-    response = await send(method, path, token, { signal, body, type })
+    response = await send(method, path, token, { signal, body, type, etag })
   } catch (error) {
     if (error.name === 'AbortError') throw error
     throw new ApiError(0, 'The orchestrator did not answer (is it running?)', '')
   }
-  if (response.ok) return response
+  if (response.ok || (response.status === 304 && etag !== undefined && etag !== null)) return response
   const error = await errorOf(response, rulesOf(method, path, actionName))
   if (response.status === 401) onUnauthenticated(error)
   if (response.status === 403 && error.rules.length > 1) error.rules = await refusedRule(method, path, token, error.rules, signal)
@@ -164,6 +168,12 @@ const jsonOf = async (response) => {
 export const api = {
   json: async (path, signal) => await (await call('GET', path, { signal })).json(),
   text: async (path, signal) => await (await call('GET', path, { signal })).text(),
+  /** A conditional GET: `{ status: 304 }` while the answer is still the one `etag` names, else `{ status, etag, text }`. */
+  conditional: async (path, etag, signal) => {
+    const response = await call('GET', path, { signal, etag })
+    if (response.status === 304) return { status: 304 }
+    return { status: response.status, etag: response.headers.get('ETag'), text: await response.text() }
+  },
   post: async (path, signal) => { await call('POST', path, { signal }) },
   /** POST with a body; the JSON answer. `options`: signal, body, type, actionName. */
   send: async (path, options = {}) => await jsonOf(await call('POST', path, options))

@@ -3,9 +3,12 @@ import pg from 'pg'
 import type { Repositories } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
 import { postgresStagingJournal } from './staging-journal.ts'
+import { listVersionOf, listVersionSql } from './list-version.ts'
 import { toAction, toAudit, toLock, toNote, toRunOwners, toValidationFailure, type Row } from './rows.ts'
 
 /** Connects, migrates (one advisory lock so two instances do not race), and answers the repositories. */
+const ACTION_LIST_VERSION = listVersionSql('left(assoc_id, 7) = \'action/\'')
+
 export async function openPostgres (url: string, options: { schema?: string } = {}): Promise<Repositories> {
   const searchPath = options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }
   const pool = new pg.Pool({ connectionString: url, max: 10, ...searchPath })
@@ -69,7 +72,12 @@ export async function openPostgres (url: string, options: { schema?: string } = 
         const row = (await q('SELECT * FROM actions WHERE id = $1', [id]))[0]
         return row === undefined ? undefined : toAction(row)
       },
-      list: async () => (await q('SELECT * FROM actions ORDER BY id')).map(toAction),
+      list: async (window) => window === undefined
+        ? (await q('SELECT * FROM actions ORDER BY id')).map(toAction)
+        // a window: the newest first, turned back to oldest first (LIMIT NULL: no limit)
+        : (await q('SELECT * FROM actions WHERE id > $1 ORDER BY id DESC LIMIT $2', [window.since ?? '', window.limit ?? null]))
+            .reverse().map(toAction),
+      listVersion: async () => listVersionOf(await Promise.all(ACTION_LIST_VERSION.map(async (sql) => await q(sql)))),
       listTagsPending: async () => (await q(
         'SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 AND start_state = \'started\' ORDER BY id'
       )).map(toAction),

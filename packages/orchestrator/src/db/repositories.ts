@@ -78,12 +78,24 @@ export interface LockRecord {
   released: boolean
 }
 
+/** A window of the action list: the actions whose id is greater than `since`, at most the `limit` newest of them. */
+export interface ListWindow {
+  since?: string
+  limit?: number
+}
+
 export interface Repositories {
   actions: {
     /** Saves the action with what belongs to it from the start (its invoke audit, a failed validation): all or none. */
     insert: (action: ActionRecord, also?: { audit?: AuditRecord, failure?: ValidationFailureRecord }) => Promise<void>
     get: (id: string) => Promise<ActionRecord | undefined>
-    list: () => Promise<ActionRecord[]>
+    /** All actions, oldest first; or a window of them: those after `since` (an action id), the `limit` newest. */
+    list: (window?: ListWindow) => Promise<ActionRecord[]>
+    /**
+     * A token that changes whenever anything a list of actions shows from the database does: an action added, a start
+     * settled or noted, an action's note added. Cheap (index reads); compared, never parsed.
+     */
+    listVersion: () => Promise<string>
     /** Actions whose workflow started and whose tags are not settled yet. */
     listTagsPending: () => Promise<ActionRecord[]>
     markTagsDone: (id: string) => Promise<void>

@@ -6,6 +6,7 @@ import type { AuditRecord, NoteRecord, Repositories, ValidationFailureRecord } f
 import { MIGRATIONS } from './migrations.ts'
 import { sqliteStagingJournal } from './staging-journal.ts'
 import { sqliteActionDetail } from './sqlite-action-detail.ts'
+import { listVersionOf, listVersionSql } from './list-version.ts'
 import { toAction, toLock, toNote, toRunOwners, type Row } from './rows.ts'
 
 /** Opens (and migrates) the database in `dataDir`, or in memory for `:memory:`. */
@@ -52,6 +53,10 @@ export function openSqlite (dataDir: string): Repositories {
       project_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     getAction: db.prepare('SELECT * FROM actions WHERE id = ?'),
     listActions: db.prepare('SELECT * FROM actions ORDER BY id'),
+    // a window: the newest first, turned back to oldest first (LIMIT -1: no limit)
+    listWindow: db.prepare('SELECT * FROM actions WHERE id > ? ORDER BY id DESC LIMIT ?'),
+    // '0' follows '/': every `action/…` id and nothing else
+    listVersion: listVersionSql('assoc_id >= \'action/\' AND assoc_id < \'action0\'').map((sql) => db.prepare(sql)),
     tagsPending: db.prepare(
       'SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 AND start_state = \'started\' ORDER BY id'),
     markTags: db.prepare('UPDATE actions SET tags_done = 1 WHERE id = ?'),
@@ -109,7 +114,10 @@ export function openSqlite (dataDir: string): Repositories {
         const row = stmt.getAction.get(id) as Row | undefined
         return row === undefined ? undefined : toAction(row)
       },
-      list: async () => stmt.listActions.all().map((r) => toAction(r as Row)),
+      list: async (window) => window === undefined
+        ? stmt.listActions.all().map((r) => toAction(r as Row))
+        : stmt.listWindow.all(window.since ?? '', window.limit ?? -1).reverse().map((r) => toAction(r as Row)),
+      listVersion: async () => listVersionOf(stmt.listVersion.map((s) => s.all() as Row[])),
       listTagsPending: async () => stmt.tagsPending.all().map((r) => toAction(r as Row)),
       async markTagsDone (id) { stmt.markTags.run(id) },
       listStartPending: async () => stmt.startPending.all().map((r) => toAction(r as Row)),

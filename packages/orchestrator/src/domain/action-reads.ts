@@ -2,7 +2,7 @@
 // database with its run, pause flag and steps from the engine reads (the engine watch, or the engine itself), the
 // validations and audit, one step, and a step's log from the engine.
 import { NotFoundError, type RequestContext } from '@slipway/common'
-import type { ActionDetailRecord, ActionRecord, Repositories, StartState } from '../db/repositories.ts'
+import type { ActionDetailRecord, ActionRecord, ListWindow, Repositories, StartState } from '../db/repositories.ts'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import { actionLifecycle } from './catalog.ts'
 import { orderedSteps, resolveStep, type StepState } from './steps.ts'
@@ -10,6 +10,9 @@ import type { EngineReads } from './engine-watch.ts'
 import { executionDate, plainTimestamp, spacedDate, zonedTimestamp } from './format.ts'
 import { noteView, type NoteView, type Notes } from './notes.ts'
 import { keptAnswers, sameInputs } from './kept-answers.ts'
+
+/** How many of the newest actions of the last list read keep their entries (see `listed`). */
+const KEPT_ENTRIES = 1000
 
 /** How a saved start state reads in the entity's `start_status`. */
 const START_STATUS: Record<StartState, string> = {
@@ -119,40 +122,64 @@ export function createActionReads (deps: {
 
   // GET /actions' entries kept per action while their inputs are the very same: the engine watch hands out the same
   // run and step objects until the engine changes them, so an action that has ended is made once, not on every
-  // read of the list (which grows with the site's history). The record's fields that change after it is saved are
-  // part of the inputs; the others never change. Each read keeps only the actions it listed.
+  // read of the list. The record's fields that change after it is saved are part of the inputs; the others never
+  // change. Kept only for the newest KEPT_ENTRIES actions of the last read (those still changing, those a console
+  // shows): a site's whole history would hold an entry per action for as long as it exists, and an older entry is
+  // made again when a whole list is read, at a cost that grows with the answer.
   let listed = new Map<string, { inputs: unknown[], entry: ReturnType<typeof entityOf> }>()
 
-  /** GET /actions: runs and steps come from batched engine calls per page, never calls per action. */
-  async function list (verbosity: number, ctx: RequestContext) {
-    const actions = await repos.actions.list()
-    if (actions.length === 0) return []
+  /**
+   * A token that changes whenever the list's answer (of any window and verbosity) may: the database's and the engine
+   * watch's. Read before the list it stands for, so that the list is never older than its token. Undefined while the
+   * engine reads do not come from a fresh watch: then nothing cheap says what changed.
+   */
+  async function listVersion (): Promise<string | undefined> {
+    const engineVersion = reads.version()
+    if (engineVersion === undefined) return undefined
+    return `${await repos.actions.listVersion()}.${engineVersion}`
+  }
+
+  /**
+   * GET /actions, each entry made as it is read (`entries`): runs and steps come from batched engine calls, never
+   * calls per action; `window` narrows it to the actions after an id, the newest so many.
+   */
+  async function listEntries (verbosity: number, ctx: RequestContext, window?: ListWindow) {
+    const actions = await repos.actions.list(window)
     const started = actions.filter((a) => !a.validation_failed)
     const dagIds = [...new Set(started.map((a) => a.dag_id))]
     // the engine's runs, DAG flags and steps and the database's notes are independent: read them at once
     const [runs, paused, steps, notes] = await Promise.all([
-      dagIds.length === 0 ? [] : reads.runs({ dagIds }, ctx),
+      // a window's runs by id; the whole list's all at once
+      dagIds.length === 0 ? [] : reads.runs(window === undefined ? { dagIds } : { dagIds, runIds: started.map((a) => a.id) }, ctx),
       pausedDags(dagIds, ctx),
       stepsOfMany(started, ctx),
-      deps.notes.forActions(actions.map((a) => a.id), verbosity)
+      actions.length === 0 ? new Map<string, NoteView[]>() : deps.notes.forActions(actions.map((a) => a.id), verbosity)
     ])
     const byRunId = new Map(runs.map((r) => [r.dag_run_id, r]))
-    const next = new Map<string, { inputs: unknown[], entry: ReturnType<typeof entityOf> }>()
-    const answer = actions.map((action) => {
-      const run = byRunId.get(action.id)
-      const dagPaused = paused.has(action.dag_id)
-      const actionSteps = steps.get(action.id) ?? []
-      const inputs = [action.start_state, action.start_reason, action.validation_failed, action.dag_execution_date,
-        run, dagPaused, ...actionSteps]
-      const kept = listed.get(action.id)
-      const entry = kept !== undefined && sameInputs(kept.inputs, inputs)
-        ? kept.entry
-        : entityOf(action, run, dagPaused, actionSteps)
-      next.set(action.id, { inputs, entry })
-      return { ...entry, notes: notes.get(action.id) ?? [] }
-    })
-    listed = next
-    return answer
+    const keepFrom = Math.max(0, actions.length - KEPT_ENTRIES)
+    function * entries () {
+      const next = new Map<string, { inputs: unknown[], entry: ReturnType<typeof entityOf> }>()
+      for (const [i, action] of actions.entries()) {
+        const run = byRunId.get(action.id)
+        const dagPaused = paused.has(action.dag_id)
+        const actionSteps = steps.get(action.id) ?? []
+        const inputs = [action.start_state, action.start_reason, action.validation_failed, action.dag_execution_date,
+          run, dagPaused, ...actionSteps]
+        const kept = listed.get(action.id)
+        const entry = kept !== undefined && sameInputs(kept.inputs, inputs)
+          ? kept.entry
+          : entityOf(action, run, dagPaused, actionSteps)
+        if (i >= keepFrom) next.set(action.id, { inputs, entry })
+        yield { ...entry, notes: notes.get(action.id) ?? [] }
+      }
+      listed = next
+    }
+    return { count: actions.length, entries: entries() }
+  }
+
+  /** GET /actions as one array (tests, small lists). */
+  async function list (verbosity: number, ctx: RequestContext, window?: ListWindow) {
+    return [...(await listEntries(verbosity, ctx, window)).entries]
   }
 
   /**
@@ -272,7 +299,7 @@ export function createActionReads (deps: {
     }
   }
 
-  return { requireAction, stepsOf, list, get, validation, step, log }
+  return { requireAction, stepsOf, list, listEntries, listVersion, get, validation, step, log }
 }
 
 export type ActionReads = ReturnType<typeof createActionReads>

@@ -369,6 +369,8 @@ export function createActions (deps: {
   return {
     create,
     list: view.list,
+    listEntries: view.listEntries,
+    listVersion: view.listVersion,
     get: view.get,
     validation: view.validation,
     step: view.step,

@@ -5,26 +5,35 @@
 // skew and late commits); every `resyncMs` the run list again (runs deleted in the engine leave the watch then) and
 // the task instances of the runs still moving and of a slice of the others, in turn.
 // What it holds stays small as the history grows: a run that ended and has not changed for `keepTasksMs` keeps only
-// its steps' states (all a list of actions needs), and reads of its whole task instances go to the engine; a run
-// that changes again is read whole at the next poll. A read that finds the watch older than `staleMs`, stopped, or
-// invalidated by one of this process's writes calls the engine itself, so no answer is older than that bound.
+// a summary (run-summaries.ts: its steps' states, all a list of actions needs, and the run's few fields read), and
+// reads of its whole task instances go to the engine; a run that changes again is read whole at the next poll. A
+// read that finds the watch older than `staleMs`, stopped, or invalidated by one of this process's writes calls the
+// engine itself, so no answer is older than that bound.
 // Several orchestrators each keep their own; correctness never depends on it.
 import type { CallContext } from '@slipway/common'
 import { FINISHED_RUN_STATES } from '@slipway/airflow-contract'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import type { StepState } from './steps.ts'
+import { createRunSummaries, sameSlimRun, slimRun } from './run-summaries.ts'
 
 /** The engine reads that actions and workflows make; the watch serves them, or passes them to the engine. */
 export interface EngineReads {
   run: (dagId: string, runId: string, ctx?: CallContext) => Promise<EngineRun | undefined>
   isPaused: (dagId: string, ctx?: CallContext) => Promise<boolean | undefined>
   tasks: (dagId: string, runId: string, ctx?: CallContext) => Promise<EngineTask[]>
-  runs: (filter: { dagIds?: string[], logicalDateGte?: string }, ctx?: CallContext) => Promise<EngineRun[]>
+  /** Runs of these DAGs, from that date; `runIds`: only those (what the engine is asked for is not narrowed by it). */
+  runs: (filter: { dagIds?: string[], logicalDateGte?: string, runIds?: string[] }, ctx?: CallContext) => Promise<EngineRun[]>
   tasksOfRuns: (filter: { dagIds?: string[], runIds: string[] }, ctx?: CallContext) => Promise<StepState[]>
   /** This process changed the engine: a run it triggered, a DAG it paused or unpaused, anything else. */
   triggered: (run: EngineRun) => void
   paused: (dagId: string, isPaused: boolean) => void
   changed: () => void
+  /**
+   * While reads are served from a fresh watch, a token that changes whenever what a list of actions shows of the
+   * engine does (a run added, gone or in another state, a task instance added or in another state, a pause flag);
+   * undefined when reads go to the engine.
+   */
+  version: () => string | undefined
 }
 
 /** Reads straight from the engine (no watch): a missing DAG reads as undefined. */
@@ -36,11 +45,17 @@ export function directReads (engine: EngineClient): EngineReads {
       throw error
     }),
     tasks: engine.tasks,
-    runs: engine.runs,
+    async runs (filter, ctx) {
+      const all = await engine.runs({ dagIds: filter.dagIds, logicalDateGte: filter.logicalDateGte }, ctx)
+      if (filter.runIds === undefined) return all
+      const wanted = new Set(filter.runIds)
+      return all.filter((r) => wanted.has(r.dag_run_id))
+    },
     tasksOfRuns: engine.tasksOfRuns,
     triggered: () => {},
     paused: () => {},
-    changed: () => {}
+    changed: () => {},
+    version: () => undefined
   }
 }
 
@@ -74,8 +89,9 @@ export function createEngineWatch (options: WatchOptions) {
   /** The DAGs the engine listed at the last poll: their runs are the ones kept. */
   const watched = new Set<string>()
   const runs = new Map<string, EngineRun>()
-  /** Per run, its task instances: whole for a run in `whole`, else (a run that ended a while ago) the steps' states. */
+  /** Per run, its task instances: whole for a run in `whole`; a run that ended a while ago has a summary instead. */
   const tasks = new Map<string, Map<string, StepState>>()
+  const summaries = createRunSummaries()
   /** Runs whose task instances are all kept whole, with when the watch last saw them change. */
   const whole = new Map<string, number>()
   /** Runs whose task instances are read whole at the next poll: new to the watch, or changed after they were compacted. */
@@ -83,13 +99,16 @@ export function createEngineWatch (options: WatchOptions) {
   const pausedFlags = new Map<string, boolean>()
   const ctx: CallContext = { contextMarker: 'engine-watch', user: 'slipway' }
   const key = (dagId: string, runId: string): string => `${dagId}\u0000${runId}`
-  // the few task ids and states every compact step shares, one string each
-  const names = new Map<string, string>()
-  function shared (text: string): string {
-    const found = names.get(text)
-    if (found !== undefined) return found
-    names.set(text, text)
-    return text
+  /** A run's steps: its task instances kept, or its summary's. */
+  function stepsOf (k: string, dagId: string, runId: string): Iterable<StepState> {
+    return tasks.get(k)?.values() ?? summaries.steps(k, dagId, runId) ?? []
+  }
+  /** A summarized run's steps as task instances again, before one of them changes. */
+  function unsummarize (k: string, dagId: string, runId: string): void {
+    if (!summaries.has(k)) return
+    const steps = summaries.steps(k, dagId, runId) ?? []
+    summaries.delete(k)
+    tasks.set(k, new Map(steps.map((t) => [taskKey(t), t])))
   }
 
   let syncedAt: number | undefined // when the last successful poll started
@@ -101,14 +120,21 @@ export function createEngineWatch (options: WatchOptions) {
   let timer: NodeJS.Timeout | undefined
   let failures = 0
   const stats = { polls: 0, errors: 0 }
+  // what a list shows of the engine changed this many times; with a token of this watch, so that no other process's
+  // (or an earlier start's) count is ever taken for its own
+  let changes = 0
+  const epoch = Math.random().toString(36).slice(2, 10)
 
   const taskKey = (t: StepState): string => `${t.task_id}\u0000${t.map_index ?? -1}`
   /** Keeps a task instance the engine answered; its run's key, or undefined for a DAG not watched. */
   function keep (t: EngineTask): string | undefined {
     if (!watched.has(t.dag_id)) return undefined
     const k = key(t.dag_id, t.dag_run_id)
+    unsummarize(k, t.dag_id, t.dag_run_id)
     const byTask = tasks.get(k) ?? new Map<string, StepState>()
-    byTask.set(taskKey(t), t)
+    const tk = taskKey(t)
+    if (byTask.get(tk)?.state !== t.state || !byTask.has(tk)) changes++
+    byTask.set(tk, t)
     tasks.set(k, byTask)
     return k
   }
@@ -127,37 +153,49 @@ export function createEngineWatch (options: WatchOptions) {
   function noteRuns (list: EngineRun[], at: number): void {
     for (const r of list) {
       if (!watched.has(r.dag_id)) continue
-      const k = key(r.dag_id, r.dag_run_id)
-      runs.set(k, r)
-      touched(k, at)
+      setRun(r)
+      touched(key(r.dag_id, r.dag_run_id), at)
     }
+  }
+  function setRun (r: EngineRun): void {
+    const k = key(r.dag_id, r.dag_run_id)
+    const kept = runs.get(k)
+    if (kept?.state !== r.state) changes++
+    if (!summaries.has(k)) runs.set(k, r)
+    // a summarized run read again as it was (each resync) keeps its object: what was made from it still holds
+    else if (kept === undefined || !sameSlimRun(kept, r)) runs.set(k, slimRun(r))
   }
   /** Replaces the task instances of the runs read whole; a run read again keeps when it last changed. */
   function takeWhole (runKeys: string[], list: EngineTask[], at: number): void {
+    const before = new Map(runKeys.map((k) => {
+      const r = runs.get(k)
+      const steps = r === undefined ? [] : [...stepsOf(k, r.dag_id, r.dag_run_id)]
+      return [k, new Map(steps.map((t) => [taskKey(t), t]))]
+    }))
     for (const k of runKeys) {
       tasks.delete(k)
+      summaries.delete(k)
       toRead.delete(k)
       if (runs.has(k)) whole.set(k, whole.get(k) ?? at)
     }
+    const counted = changes
     for (const t of list) keep(t)
+    // the same task instances in the same states read again: no change (keep counts each as new)
+    changes = counted
+    for (const [k, old] of before) {
+      const now = tasks.get(k)
+      if (old.size !== (now?.size ?? 0) || [...(now ?? [])].some(([tk, t]) => old.get(tk)?.state !== t.state)) changes++
+    }
   }
-  /** Keeps only the steps' states of runs that ended and have not changed for `keepTasksMs`. */
+  /** Keeps only a summary of runs that ended and have not changed for `keepTasksMs`. */
   function compact (at: number): void {
     for (const [k, seen] of whole) {
       const run = runs.get(k)
       if (run === undefined) { whole.delete(k); continue }
       if (!FINISHED_RUN_STATES.has(run.state) || at - seen < keepTasksMs) continue
-      const steps = new Map<string, StepState>()
-      for (const [tk, t] of tasks.get(k) ?? []) {
-        steps.set(tk, {
-          dag_id: run.dag_id,
-          dag_run_id: run.dag_run_id,
-          task_id: shared(t.task_id),
-          map_index: t.map_index,
-          state: t.state == null ? t.state : shared(t.state)
-        })
-      }
-      tasks.set(k, steps)
+      summaries.put(k, tasks.get(k)?.values() ?? [])
+      tasks.delete(k)
+      runs.set(k, slimRun(run))
       whole.delete(k)
     }
   }
@@ -173,8 +211,10 @@ export function createEngineWatch (options: WatchOptions) {
   async function resync (started: number): Promise<void> {
     const all = await engine.runs({}, ctx)
     const listed = new Set(all.map((r) => key(r.dag_id, r.dag_run_id)))
-    for (const k of runs.keys()) if (!listed.has(k)) { runs.delete(k); tasks.delete(k); whole.delete(k); toRead.delete(k) }
-    for (const r of all) if (watched.has(r.dag_id)) runs.set(key(r.dag_id, r.dag_run_id), r)
+    for (const k of runs.keys()) {
+      if (!listed.has(k)) { runs.delete(k); tasks.delete(k); summaries.delete(k); whole.delete(k); toRead.delete(k); changes++ }
+    }
+    for (const r of all) if (watched.has(r.dag_id)) setRun(r)
     const ended = [...runs.keys()].filter((k) => !whole.has(k) && !toRead.has(k))
     const slice = options.resyncSlice ?? 100
     resyncCursor = resyncCursor >= ended.length ? 0 : resyncCursor
@@ -194,9 +234,11 @@ export function createEngineWatch (options: WatchOptions) {
       const all = await engine.runs({}, ctx)
       runs.clear()
       tasks.clear()
+      summaries.clear()
       whole.clear()
       toRead.clear()
-      for (const r of all) if (watched.has(r.dag_id)) runs.set(key(r.dag_id, r.dag_run_id), r)
+      for (const r of all) if (watched.has(r.dag_id)) setRun(r)
+      changes++
       await readWhole([...runs.keys()], started)
       // what ended before this process started keeps its steps' states only, from the first poll on
       for (const [k, r] of runs) if (FINISHED_RUN_STATES.has(r.state)) whole.set(k, started - keepTasksMs)
@@ -212,6 +254,7 @@ export function createEngineWatch (options: WatchOptions) {
     }
     await readWhole([...toRead], started)
     compact(started)
+    if (dags.length !== pausedFlags.size || dags.some((d) => pausedFlags.get(d.dag_id) !== d.is_paused)) changes++
     pausedFlags.clear()
     for (const d of dags) pausedFlags.set(d.dag_id, d.is_paused)
     syncedAt = started
@@ -255,23 +298,31 @@ export function createEngineWatch (options: WatchOptions) {
     async runs (filter, callCtx) {
       if (!fresh() || (filter.dagIds ?? []).some((d) => !watched.has(d))) return await direct.runs(filter, callCtx)
       const since = filter.logicalDateGte === undefined ? undefined : Date.parse(filter.logicalDateGte)
-      return [...runs.values()].filter((r) => (filter.dagIds === undefined || filter.dagIds.includes(r.dag_id)) &&
+      const dagIds = filter.dagIds
+      // a few runs by id (a window of the action list) are looked up, not found among every run kept
+      const candidates = filter.runIds === undefined
+        ? runs.values()
+        : filter.runIds.flatMap((id) => (dagIds ?? [...watched]).map((d) => runs.get(key(d, id))).filter((r) => r !== undefined))
+      return [...candidates].filter((r) => (dagIds === undefined || dagIds.includes(r.dag_id)) &&
         (since === undefined || (r.logical_date != null && Date.parse(r.logical_date) >= since)))
     },
     async tasksOfRuns (filter, callCtx) {
       const dagIds = filter.dagIds ?? [...watched]
       if (!fresh() || dagIds.some((d) => !watched.has(d))) return await direct.tasksOfRuns(filter, callCtx)
-      return dagIds.flatMap((d) => filter.runIds.flatMap((r) => [...(tasks.get(key(d, r))?.values() ?? [])]))
+      return dagIds.flatMap((d) => filter.runIds.flatMap((r) => [...stepsOf(key(d, r), d, r)]))
     },
     triggered (run) {
       noteRuns([run], now())
     },
     paused (dagId, isPaused) {
+      if (pausedFlags.get(dagId) !== isPaused) changes++
       pausedFlags.set(dagId, isPaused)
     },
     changed () {
       invalidatedAt = now()
-    }
+      changes++
+    },
+    version: () => fresh() ? `${epoch}.${changes}` : undefined
   }
 
   return {

@@ -7,8 +7,8 @@ import { ErrorBodySchema, readJsonBodies, textAnswer } from '@slipway/common'
 import type { Actions } from '../domain/actions.ts'
 import {
   ActionDetailSchema, ActionInputSchema, ActionParamsSchema, ActionSchema, ControlParamsSchema, CreateQuerySchema, CreatedActionSchema,
-  LogParamsSchema, LogQuerySchema, LogTextSchema, RefusedActionSchema, StepDetailSchema, StepParamsSchema, ValidationFailureSchema,
-  ValidationParamsSchema
+  ListQuerySchema, LogParamsSchema, LogQuerySchema, LogTextSchema, RefusedActionSchema, StepDetailSchema, StepParamsSchema,
+  ValidationFailureSchema, ValidationParamsSchema
 } from '../schemas/actions.ts'
 import { VerbosityOnlySchema } from '../schemas/query.ts'
 import { rule } from '../policy.ts'
@@ -27,17 +27,43 @@ function serializeKept (answer: unknown): string {
   return text
 }
 
+/** If-None-Match names `etag` (or is `*`): weak comparison, as a GET's conditional read compares. */
+function matchesTag (header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false
+  const bare = (tag: string): string => tag.trim().replace(/^W\//, '')
+  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag))
+}
+
 export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = async (app, { actions }) => {
   // a JSON body, and one of any other content type counts as no body (as Shipyard reads it)
   readJsonBodies(app)
 
   app.get('/actions', {
     config: { policy: rule('list_actions') },
-    schema: { querystring: VerbosityOnlySchema, response: { 200: Type.Array(ActionSchema), 400: ErrorBodySchema } }
+    schema: {
+      querystring: ListQuerySchema,
+      response: {
+        200: Type.Array(ActionSchema),
+        304: Type.Unsafe<void>({ description: 'Not modified: the list is as the ETag in If-None-Match says; empty body' }),
+        400: ErrorBodySchema
+      }
+    }
   }, async (request, reply) => {
-    const list = await actions.list(request.query.verbosity, request.ctx)
-    // the whole history, polled by clients: written in pieces (json-pieces.ts); the schema documents them
-    const pieces = Readable.from(jsonPieces(list), { objectMode: false })
+    const { verbosity, limit, since } = request.query
+    // read before the list: the answer is never older than the tag it goes with
+    const version = await actions.listVersion()
+    if (version !== undefined) {
+      const etag = `W/"${version}.${verbosity}.${limit ?? ''}.${since?.toUpperCase() ?? ''}"`
+      reply.header('etag', etag)
+      if (matchesTag(request.headers['if-none-match'], etag)) return await reply.code(304).send()
+    }
+    const window = limit === undefined && since === undefined
+      ? undefined
+      : { limit: limit === undefined ? undefined : Number(limit), since: since?.toUpperCase() }
+    const { entries } = await actions.listEntries(verbosity, request.ctx, window)
+    // the whole history, polled by clients: each entry made and written as the answer is sent (json-pieces.ts); the
+    // schema documents them
+    const pieces = Readable.from(jsonPieces(entries), { objectMode: false })
     return await (reply as FastifyReply).type('application/json; charset=utf-8').send(pieces)
   })
 

@@ -5,11 +5,16 @@
 
 export const PIECE_CHARS = 16 * 1024
 
-/** The JSON of `items` as one array, with the newline every JSON answer ends with, in pieces of about PIECE_CHARS. */
-export function * jsonPieces (items: unknown[], pieceChars = PIECE_CHARS): Generator<string> {
+/**
+ * The JSON of `items` as one array, with the newline every JSON answer ends with, in pieces of about PIECE_CHARS;
+ * items made as they are read (a generator) are each let go once written.
+ */
+export function * jsonPieces (items: Iterable<unknown>, pieceChars = PIECE_CHARS): Generator<string> {
   let piece = '['
-  for (let i = 0; i < items.length; i++) {
-    piece += (i === 0 ? '' : ',') + JSON.stringify(items[i])
+  let first = true
+  for (const item of items) {
+    piece += (first ? '' : ',') + JSON.stringify(item)
+    first = false
     if (piece.length >= pieceChars) {
       yield piece
       piece = ''

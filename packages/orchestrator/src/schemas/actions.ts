@@ -30,6 +30,28 @@ export const CreateQuerySchema = QuerySchema({
     SeedBooleanSchema('allow-intermediate-commits', 'Allow a site action over commits no site action has used'))
 })
 
+/**
+ * GET /actions' query: verbosity as the seed has it, and this service's window of the list (neither needed: without
+ * them the answer is the whole list, as the seed's). `limit`: the newest so many actions; `since`: only the actions
+ * created after this one (ids are ULIDs, in creation order). Both together: the newest `limit` of those after `since`.
+ */
+export const ListQuerySchema = QuerySchema({
+  limit: Type.Optional(Type.String({
+    pattern: '^[1-9]\\d{0,5}$',
+    description: 'At most this many actions, the newest (1 to 999999); the answer keeps the list\'s order, oldest first',
+    'x-invalid': {
+      message: 'Invalid limit parameter', reason: 'limit must be a whole number from 1 to 999999, got \'{value}\''
+    } satisfies Wording
+  })),
+  since: Type.Optional(Type.String({
+    pattern: '^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$',
+    description: 'An action id (ULID): only the actions created after it',
+    'x-invalid': {
+      message: 'Invalid since parameter', reason: 'since must be an action id (26 characters, a ULID), got \'{value}\''
+    } satisfies Wording
+  }))
+})
+
 export const ActionParamsSchema = Type.Object({ action_id: Type.String({ description: 'Action id (ULID)' }) })
 export const ValidationParamsSchema = Type.Object({ action_id: Type.String(), validation_id: Type.String() })
 export const StepParamsSchema = Type.Object({

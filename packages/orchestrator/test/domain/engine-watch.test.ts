@@ -3,7 +3,7 @@
 // last poll began, reached back by the overlap.
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { EngineClient, EngineRun, EngineTask } from '../../src/clients/engine.ts'
-import { createEngineWatch, type WatchOptions } from '../../src/domain/engine-watch.ts'
+import { createEngineWatch, directReads, type WatchOptions } from '../../src/domain/engine-watch.ts'
 
 const run = (id: string, state: string): EngineRun => ({ dag_id: 'deploy_site', dag_run_id: id, state, logical_date: null } as unknown as EngineRun)
 
@@ -181,5 +181,121 @@ describe('engine watch holding a long history', () => {
     await watch.poll()
     expect(await watch.reads.tasksOfRuns({ dagIds: ['deploy_site'], runIds: ['r3'] })).toEqual([])
     expect(await watch.reads.run('deploy_site', 'r3')).toBeUndefined()
+  })
+})
+
+describe('engine watch version (the action list\'s conditional reads)', () => {
+  it('stays while polls find nothing new, changes with a run\'s or a step\'s state, a new run or a pause, and is undefined once stale', async () => {
+    const { engine, setRun, changes, runs, tis } = engineOfRuns(2)
+    let clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({ engine, intervalMs: 1000, staleMs: 10_000, keepTasksMs: 60_000, resyncMs: 5000, now: () => clock })
+    await watch.poll()
+    const first = watch.reads.version()
+    expect(first).toBeDefined()
+    // the same runs and task instances reported again (the overlap), and a resync reading them all: no change
+    changes.runs.push(runs.get('r1')!)
+    changes.tasks.push(...tis.get('r1')!)
+    clock += 1000
+    await watch.poll()
+    clock += 5000
+    await watch.poll()
+    expect(watch.reads.version()).toBe(first)
+
+    const versions = new Set([first])
+    const changedNow = (): boolean => {
+      const v = watch.reads.version()
+      const fresh = v !== undefined && !versions.has(v)
+      versions.add(v)
+      return fresh
+    }
+    // a step's state
+    const step = { ...tis.get('r1')![0]!, state: 'failed' }
+    tis.set('r1', [step, tis.get('r1')![1]!])
+    changes.tasks.push(step)
+    clock += 1000
+    await watch.poll()
+    expect(changedNow()).toBe(true)
+    // a run's state
+    setRun('r2', 'running', 'success')
+    changes.runs.push(runs.get('r2')!)
+    clock += 1000
+    await watch.poll()
+    expect(changedNow()).toBe(true)
+    // a new run, then this process pausing a DAG
+    watch.reads.triggered(run('r3', 'queued'))
+    expect(changedNow()).toBe(true)
+    watch.reads.paused('deploy_site', true)
+    expect(changedNow()).toBe(true)
+    watch.reads.paused('deploy_site', true)
+    expect(changedNow()).toBe(false)
+    // stale: reads go to the engine, and nothing says cheaply what changed
+    clock += 11_000
+    expect(watch.reads.version()).toBeUndefined()
+  })
+})
+
+describe('engine watch summaries of ended runs', () => {
+  it('keeps an ended run\'s few fields and its steps\' states, the same list while asked for, and a changed step among the others', async () => {
+    const { engine, setRun, changes, runs, tis } = engineOfRuns(1, 'running')
+    let clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({ engine, intervalMs: 1000, staleMs: 600_000, keepTasksMs: 60_000, now: () => clock })
+    await watch.poll()
+    setRun('r1', 'success', 'success')
+    runs.set('r1', { ...runs.get('r1')!, conf: { action: { id: 'r1', parameters: { big: 'x'.repeat(1000) } } }, run_type: 'manual' } as EngineRun)
+    changes.runs.push(runs.get('r1')!)
+    changes.tasks.push(...tis.get('r1')!)
+    clock += 1000
+    await watch.poll()
+    expect((await watch.reads.run('deploy_site', 'r1'))?.conf).toBeDefined()
+    clock += 60_000
+    await watch.poll()
+    const kept = await watch.reads.run('deploy_site', 'r1')
+    expect(kept).toEqual({ dag_id: 'deploy_site', dag_run_id: 'r1', state: 'success', logical_date: null, run_type: 'manual' })
+    const first = await watch.reads.tasksOfRuns({ dagIds: ['deploy_site'], runIds: ['r1'] })
+    const again = await watch.reads.tasksOfRuns({ dagIds: ['deploy_site'], runIds: ['r1'] })
+    expect(again[0]).toBe(first[0])
+    expect(first.map((t) => [t.task_id, t.state])).toEqual([['preflight', 'success'], ['deploy', 'success']])
+
+    // one step cleared in the engine: until the run is read whole, the list shows it beside the other step
+    const cleared = { ...tis.get('r1')![1]!, state: null }
+    changes.tasks.push(cleared)
+    ;(engine as { tasksOfRuns: unknown }).tasksOfRuns = async () => { throw new Error('engine down') }
+    clock += 1000
+    await expect(watch.poll()).rejects.toThrow('engine down')
+    expect((await watch.reads.tasksOfRuns({ dagIds: ['deploy_site'], runIds: ['r1'] })).map((t) => [t.task_id, t.state]))
+      .toEqual([['preflight', 'success'], ['deploy', null]])
+  })
+})
+
+describe('engine reads of a few runs by id (a window of the action list)', () => {
+  it('looks them up in a fresh watch without an engine call, and narrows the engine\'s answer without one', async () => {
+    const { engine, calls } = engineOfRuns(3)
+    const clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({ engine, intervalMs: 1000, staleMs: 600_000, now: () => clock })
+    await watch.poll()
+    calls.length = 0
+    const ids = async (reads: typeof watch.reads, runIds: string[]) =>
+      (await reads.runs({ dagIds: ['deploy_site'], runIds })).map((r) => r.dag_run_id)
+    expect(await ids(watch.reads, ['r3', 'r1', 'nope'])).toEqual(['r3', 'r1'])
+    expect(calls).toEqual([])
+    expect((await ids(directReads(engine), ['r3', 'r1', 'nope'])).sort()).toEqual(['r1', 'r3'])
+    expect(calls).toEqual(['runs'])
+  })
+})
+
+describe('engine watch resync of summarized runs', () => {
+  it('keeps a summarized run\'s object while a resync reads it as it was, and takes a changed one', async () => {
+    const { engine, runs } = engineOfRuns(2)
+    let clock = Date.parse('2026-11-26T10:00:00.000Z')
+    const watch = startedWatch({ engine, intervalMs: 1000, staleMs: 600_000, keepTasksMs: 60_000, resyncMs: 10_000, now: () => clock })
+    await watch.poll()
+    const before = await watch.reads.run('deploy_site', 'r1')
+    clock += 10_000
+    await watch.poll()
+    expect(await watch.reads.run('deploy_site', 'r1')).toBe(before)
+    runs.set('r2', { ...runs.get('r2')!, end_date: '2026-11-26T11:00:00Z' } as EngineRun)
+    clock += 10_000
+    await watch.poll()
+    expect((await watch.reads.run('deploy_site', 'r2'))?.end_date).toBe('2026-11-26T11:00:00Z')
   })
 })
