@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startStack } from '../packages/stack/src/stack.ts'
 import { cpuSeconds, fixed, median, rssMiB } from './proc.ts'
+import { growHistory, newHistory } from './grow-history.ts'
 
 function setting (name: string, fallback: string): string {
   const text = process.env[name]
@@ -44,30 +45,8 @@ const engine = stack.pid('engine')
 const api = `${stack.urls.orchestrator}/api/v1.0`
 const headers = { 'x-auth-token': stack.adminToken }
 
-let created = 0
-let lastId = ''
-/** Creates test_site actions (ten at a time) until there are `total`, then waits for every one to finish. */
-async function grow (total: number): Promise<void> {
-  const started = performance.now()
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    while (created < total) {
-      created++
-      const res = await fetch(`${api}/actions`, {
-        method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"name": "test_site"}'
-      })
-      const body = await res.json() as { id?: string }
-      if (res.status !== 201 || body.id === undefined) throw new Error(`POST /actions answered ${res.status}`)
-      if (body.id > lastId) lastId = body.id
-    }
-  }))
-  for (;;) {
-    const list = await (await fetch(`${api}/actions`, { headers })).json() as Array<{ action_lifecycle: string }>
-    const open = list.filter((a) => a.action_lifecycle !== 'Complete' && a.action_lifecycle !== 'Failed').length
-    if (open === 0 && list.length === total) break
-    await sleep(5000)
-  }
-  console.log(`  ${total} actions, every one finished, ${fixed((performance.now() - started) / 1000)} s after the first create of this level`)
-}
+const history = newHistory()
+const grow = async (total: number): Promise<void> => { await growHistory(api, stack.adminToken, history, total) }
 
 interface Timed { ms: number, status: number, bytes: number, etag: string | null }
 async function timed (path: string, extra: Record<string, string> = {}): Promise<Timed> {

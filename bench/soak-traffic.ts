@@ -4,7 +4,9 @@
 // - a site-action client: deploy_site and update_software in turn (intermediate commits allowed), each polled every
 //   second to its end, then its steps read and the logs of its first and last step (2 s between actions);
 // - a test_site client beside it (every 15 s), polled to its end;
-// - two polling clients: the action list, the workflows, the site statuses and the buffer, every 2 s.
+// - two polling clients: the action list, the workflows, the site statuses and the buffer, every 2 s — the list read
+//   as an open console reads it (the newest 500 actions, with the last answer's ETag: 304 while nothing changed);
+// - a command-line client reading the whole action list (the seed's plain GET /actions) once a minute.
 // Counts each answer's status per kind of request and keeps the slowest.
 
 interface Tally { statuses: Map<number, number>, slowestMs: number, failures: number }
@@ -16,25 +18,27 @@ export async function startTraffic (options: { api: string, token: string, site:
   // read by every worker's loop, set by stop()
   const state = { stopping: false }
 
-  type Answer = { status: number, json: () => any }
-  async function call (kind: string, method: string, path: string, body?: string, type?: string): Promise<Answer> {
+  type Answer = { status: number, etag: string | null, json: () => any }
+  async function call (
+    kind: string, method: string, path: string, body?: string, type?: string, more: Record<string, string> = {}
+  ): Promise<Answer> {
     const tally = tallies.get(kind) ?? { statuses: new Map<number, number>(), slowestMs: 0, failures: 0 }
     tallies.set(kind, tally)
     const started = performance.now()
     try {
       const res = await fetch(`${options.api}${path}`, {
         method,
-        headers: { 'x-auth-token': options.token, ...(type === undefined ? {} : { 'content-type': type }) },
+        headers: { 'x-auth-token': options.token, ...(type === undefined ? {} : { 'content-type': type }), ...more },
         body,
         signal: AbortSignal.timeout(120_000)
       })
       const text = await res.text()
       tally.statuses.set(res.status, (tally.statuses.get(res.status) ?? 0) + 1)
       tally.slowestMs = Math.max(tally.slowestMs, performance.now() - started)
-      return { status: res.status, json: () => JSON.parse(text) }
+      return { status: res.status, etag: res.headers.get('etag'), json: () => JSON.parse(text) }
     } catch {
       tally.failures++
-      return { status: 0, json: () => ({}) }
+      return { status: 0, etag: null, json: () => ({}) }
     }
   }
 
@@ -96,8 +100,11 @@ export async function startTraffic (options: { api: string, token: string, site:
   }
 
   async function poller (): Promise<void> {
+    let etag: string | null = null
     while (!state.stopping) {
-      await call('list actions', 'GET', '/actions')
+      const conditional: Record<string, string> = etag === null ? {} : { 'if-none-match': etag }
+      const list = await call('console list', 'GET', '/actions?limit=500', undefined, undefined, conditional)
+      if (list.status === 200) etag = list.etag
       await call('list workflows', 'GET', '/workflows')
       await call('site statuses', 'GET', '/site_statuses')
       await call('read buffer', 'GET', '/configdocs')
@@ -105,7 +112,14 @@ export async function startTraffic (options: { api: string, token: string, site:
     }
   }
 
-  const workers = [stager(), siteActions(), testSite(), poller(), poller()]
+  async function fullList (): Promise<void> {
+    while (!state.stopping) {
+      await call('list actions', 'GET', '/actions')
+      for (let s = 0; s < 60 && !state.stopping; s++) await sleep(1000)
+    }
+  }
+
+  const workers = [stager(), siteActions(), testSite(), poller(), poller(), fullList()]
   return {
     async stop (): Promise<void> {
       state.stopping = true

@@ -4,6 +4,7 @@
 // (SOAK_WARMUP_MINUTES, default 15% of the run, at most 3) each service's memory must stay flat: every minute's
 // median within 10% of the first minute's after the warm-up. Prints the series per service, the requests answered,
 // the machine's load average and a verdict; exits 1 when a service is not flat or a request answered 5xx.
+// SOAK_HISTORY (default 0) finished test_site actions are made first, so that the run has a long history behind it.
 // Run: node bench/soak.ts   (SOAK_MINUTES=2 for a short try; SOAK_SAMPLE_S, default 10, between samples)
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -11,6 +12,7 @@ import { join, resolve } from 'node:path'
 import { PROCESS_NAMES, startStack, type ProcessName } from '../packages/stack/src/stack.ts'
 import { cpuSeconds, fixed, median, rssMiB } from './proc.ts'
 import { startTraffic } from './soak-traffic.ts'
+import { growHistory, newHistory } from './grow-history.ts'
 
 function setting (name: string, fallback: number): number {
   const text = process.env[name]
@@ -26,6 +28,7 @@ function setting (name: string, fallback: number): number {
 const MINUTES = setting('SOAK_MINUTES', 20)
 const WARMUP_MINUTES = setting('SOAK_WARMUP_MINUTES', Math.min(3, MINUTES * 0.15))
 const SAMPLE_S = setting('SOAK_SAMPLE_S', 10)
+const HISTORY = process.env.SOAK_HISTORY === undefined || process.env.SOAK_HISTORY === '' ? 0 : setting('SOAK_HISTORY', 0)
 const TOLERANCE = 0.10
 if (WARMUP_MINUTES + 1 >= MINUTES) {
   console.error(`soak: the run (${MINUTES} min) must be longer than the warm-up (${WARMUP_MINUTES} min) and a minute`)
@@ -45,7 +48,9 @@ const METERED: ProcessName[] = ['orchestrator', 'bootstrap']
 const SITE = resolve(import.meta.dirname, '../examples/site')
 const dataDir = mkdtempSync(join(tmpdir(), 'slipway-soak-'))
 const ports = { orchestrator: 0, bootstrap: 0, store: 0, engine: 0, site: 0 }
-const stack = await startStack({ dataDir, ports, output: () => {}, env: { engine: { ENGINE_TASK_MS: '100' } } })
+// up to 64 runs at once, so that a history of thousands is made in minutes (the traffic itself runs a few at a time)
+const engineEnv = { ENGINE_TASK_MS: '100', ENGINE_MAX_ACTIVE_RUNS: '64' }
+const stack = await startStack({ dataDir, ports, output: () => {}, env: { engine: engineEnv } })
 const pids = Object.fromEntries(PROCESS_NAMES.map((name) => [name, stack.pid(name)])) as Record<ProcessName, number | undefined>
 const started = performance.now()
 const samples: Sample[] = []
@@ -68,6 +73,10 @@ const sample = async (): Promise<void> => {
 
 let exitCode = 0
 try {
+  if (HISTORY > 0) {
+    console.log(`soak: a history of ${HISTORY} finished test_site actions first`)
+    await growHistory(`${stack.urls.orchestrator}/api/v1.0`, stack.adminToken, newHistory(), HISTORY)
+  }
   console.log(`soak: ${MINUTES} min of mixed traffic, warm-up ${fixed(WARMUP_MINUTES)} min, a sample every ${SAMPLE_S} s; ` +
     `load average at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   await sample()
