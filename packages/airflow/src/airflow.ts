@@ -5,9 +5,10 @@ import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join, resolve as resolvePath } from 'node:path'
+import { freePort } from '@slipway/common/ports'
 import { groupMembers, startGroup, stopGroup, type GroupProcess } from '@slipway/common/process-group'
 import { writeAirflowConfig, type AirflowSettings } from './settings.ts'
-import { freePort, waitReady } from './ready.ts'
+import { waitReady } from './ready.ts'
 
 export const PACKAGE_ROOT = resolvePath(import.meta.dirname, '..')
 export const DEFAULT_VERSION = '3.1.5'

@@ -5,9 +5,9 @@
 // kubelet runs). close() stops both process groups by PID and removes the folder.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve as resolvePath } from 'node:path'
+import { freePort } from '@slipway/common/ports'
 import { startGroup, stopGroup, waitForLine, type GroupProcess } from '@slipway/common/process-group'
 import { createKubeApi, type KubeApi } from './api.ts'
 import { newIdentities, writeKubeconfig, writePki, writeTokenFile, BOOTSTRAP_USER, type Identities } from './pki.ts'
@@ -36,18 +36,6 @@ export async function buildKubernetes (output: (line: string) => void = () => {}
       if (code === 0) resolve({ bin: stdout.trim().split('\n').at(-1) ?? '', versions: said })
       else if (code === 3) reject(new KubernetesUnavailableError(said.at(-1) ?? 'kubernetes build: skipped'))
       else reject(new Error(`kubernetes build failed (exit ${code}): ${said.slice(-5).join(' | ')}`))
-    })
-  })
-}
-
-/** A port free now: the API server takes a port number and cannot report one it picked itself. */
-export async function freePort (): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => { resolve(typeof address === 'object' && address !== null ? address.port : 0) })
     })
   })
 }
@@ -119,7 +107,8 @@ export async function startKubernetes (options: KubernetesOptions = {}): Promise
     started.push(etcd)
     const etcdUrl = (await waitForLine(etcd, /^etcd: serving (http:\/\/\S+)$/, timeoutMs))[1] ?? ''
 
-    const port = await freePort()
+    // the API server takes a port number and cannot report one it picked itself
+    const port = await freePort('127.0.0.1')
     const apiserver = startGroup(join(bin, 'kube-apiserver'), [
       `--etcd-servers=${etcdUrl}`,
       '--bind-address=127.0.0.1',
