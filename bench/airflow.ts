@@ -6,8 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { installAirflow } from '../packages/airflow/src/airflow.ts'
-import { startStack, type Stack } from '../packages/stack/src/stack.ts'
+import { installAirflow } from '@slipway/airflow'
+import { startStack, type Stack } from '@slipway/stack'
 
 const SITE = resolve(import.meta.dirname, '../examples/site')
 const version = process.env.AIRFLOW_VERSION ?? '3.1.5'

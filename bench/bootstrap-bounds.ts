@@ -245,9 +245,9 @@ async function cacheBytes (count = 24): Promise<void> {
   const host = new URL(files.url).host
   // the fetcher of the checkout measured, with the service's defaults (a fetcher without a byte bound ignores it)
   const { createFileSources } = await import(join(ROOT, 'packages/bootstrap/src/clients/file-sources.ts')) as
-    typeof import('../packages/bootstrap/src/clients/file-sources.ts')
+    typeof import('@slipway/bootstrap/file-sources')
   const { createDesignHosts } = await import(join(ROOT, 'packages/bootstrap/src/domain/design-hosts.ts')) as
-    typeof import('../packages/bootstrap/src/domain/design-hosts.ts')
+    typeof import('@slipway/bootstrap/design-hosts')
   const fetchFiles = createFileSources({
     timeoutMs: 60_000,
     attempts: 1,

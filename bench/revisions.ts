@@ -3,9 +3,9 @@
 // (packages/orchestrator/src/clients/revision-list.ts). For lists of 200, 1,000 and 5,000 revisions in the stand-in's
 // layout, the median time of a read that finds one new revision and one newly tagged one (`READS`, default 40).
 // Run: node bench/revisions.ts
-import { parseYamlDocument } from '../packages/common/src/yaml.ts'
-import { emitYaml } from '../packages/stub-store/src/yaml/codec.ts'
-import { createRevisionListReader } from '../packages/orchestrator/src/clients/revision-list.ts'
+import { parseYamlDocument } from '@slipway/common'
+import { createRevisionListReader } from '@slipway/orchestrator/revision-list'
+import { emitYaml } from '@slipway/stub-store'
 import { fixed, median } from './proc.ts'
 
 const READS = Number(process.env.READS ?? 40)

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { startStack } from '../packages/stack/src/stack.ts'
+import { startStack } from '@slipway/stack'
 
 const SITE = resolve(import.meta.dirname, '../examples/site')
 const dataDir = mkdtempSync(join(tmpdir(), 'slipway-bench-calls-'))

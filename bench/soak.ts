@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { PROCESS_NAMES, startStack, type ProcessName } from '../packages/stack/src/stack.ts'
+import { PROCESS_NAMES, startStack, type ProcessName } from '@slipway/stack'
 import { cpuSeconds, fixed, median, rssMiB } from './proc.ts'
 import { startTraffic } from './soak-traffic.ts'
 import { growHistory, newHistory } from './grow-history.ts'

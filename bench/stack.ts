@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { PROCESS_NAMES, startStack, type Stack } from '../packages/stack/src/stack.ts'
+import { PROCESS_NAMES, startStack, type Stack } from '@slipway/stack'
 
 const SITE = resolve(import.meta.dirname, '../examples/site')
 const dataDir = mkdtempSync(join(tmpdir(), 'slipway-bench-'))

@@ -13,8 +13,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { stringify as stringifyYaml } from 'yaml'
-import { NODE_FLAGS, PROCESS_NAMES, stackEnvironment, type ProcessName } from '../packages/stack/src/environment.ts'
-import { freePort } from '../packages/stack/src/ports.ts'
+import { freePort } from '@slipway/common/ports'
+import { NODE_FLAGS, PROCESS_NAMES, stackEnvironment, type ProcessName } from '@slipway/stack'
 
 const ROOT = resolve(process.env.SLIPWAY_ROOT ?? resolve(import.meta.dirname, '..'))
 const RUNS = Number(process.env.RUNS ?? 5)

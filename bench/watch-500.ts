@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startStack } from '../packages/stack/src/stack.ts'
+import { startStack } from '@slipway/stack'
 import { cpuSeconds, fixed, rssMiB } from './proc.ts'
 
 function setting (name: string, fallback: number): number {

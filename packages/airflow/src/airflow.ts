@@ -1,13 +1,14 @@
 // Starts a real Apache Airflow 3 for Slipway: installed from its lock file (bin/install.sh), configured in a home
 // folder of its own (settings.ts), its database migrated, then its API server, scheduler and DAG processor started
 // on 127.0.0.1. Ready once a token can be fetched and every expected DAG is listed; stops exactly what it started.
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join, resolve as resolvePath } from 'node:path'
+import { freePort } from '@slipway/common/ports'
 import { groupMembers, startGroup, stopGroup, type GroupProcess } from '@slipway/common/process-group'
+import { runScript } from '@slipway/common/script'
 import { writeAirflowConfig, type AirflowSettings } from './settings.ts'
-import { freePort, waitReady } from './ready.ts'
+import { waitReady } from './ready.ts'
 
 export const PACKAGE_ROOT = resolvePath(import.meta.dirname, '..')
 export const DEFAULT_VERSION = '3.1.5'
@@ -66,22 +67,12 @@ export interface Airflow {
 
 /** Installs the version from its lock (seconds when already installed) and answers its virtual environment. */
 export async function installAirflow (version: string, output: (line: string) => void = () => {}): Promise<string> {
-  const script = join(PACKAGE_ROOT, 'bin', 'install.sh')
-  return await new Promise((resolve, reject) => {
-    const child = spawn('bash', [script, version], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    const said: string[] = []
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
-    child.stderr.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') { said.push(line); output(line) }
-    })
-    child.once('error', reject)
-    child.once('exit', (code) => {
-      if (code === 0) resolve(stdout.trim().split('\n').at(-1)!)
-      else if (code === 3) reject(new AirflowUnavailableError(said.at(-1) ?? 'airflow install: skipped'))
-      else reject(new Error(`airflow install ${version} failed (exit ${code}): ${said.slice(-5).join(' | ')}`))
-    })
+  const { answer } = await runScript(join(PACKAGE_ROOT, 'bin', 'install.sh'), [version], {
+    name: `airflow install ${version}`,
+    output,
+    unavailable: (reason) => new AirflowUnavailableError(reason ?? 'airflow install: skipped')
   })
+  return answer
 }
 
 /** Airflow's SQLAlchemy spelling of a PostgreSQL URL (postgres://… → postgresql+psycopg2://…). */

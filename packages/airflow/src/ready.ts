@@ -1,19 +1,6 @@
 // When a started Airflow is ready for Slipway: its auth manager issues a token and every site DAG is listed,
 // parsed without import errors. Bounded: a process that exits, or a deadline, ends the wait with the reason.
-import { createServer } from 'node:net'
 import type { GroupProcess } from '@slipway/common/process-group'
-
-/** A port free now (the API server takes a port number; it cannot report one it picked itself). */
-export async function freePort (host: string): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, host, () => {
-      const address = server.address()
-      server.close(() => { resolve(typeof address === 'object' && address !== null ? address.port : 0) })
-    })
-  })
-}
 
 /** A token of the simple auth manager, or undefined while the API server does not issue one. */
 export async function fetchToken (url: string, username: string, password: string): Promise<string | undefined> {

@@ -46,7 +46,7 @@ export async function buildApp (deps: AppDeps) {
     openapi: {
       title: 'Slipway bootstrap',
       version: '1.0',
-      description: 'Health, join scripts, design validation and node labels (seed 001)'
+      description: 'Health, join scripts, design validation and node labels'
     }
   })
   // bodies are read as text unless a route reads JSON (validatedesign, node-labels)

@@ -34,7 +34,7 @@ export const ErrorBodySchema = Type.Object({
     errorType: Type.String()
   }),
   retry: Type.Boolean()
-}, { description: 'Error body (seed 000 §7.1)' })
+}, { description: 'Error body' })
 
 /** One validating component's message (one entry per failing component at least, named after it). */
 export const ValidationMessageSchema = Type.Object({
@@ -53,7 +53,7 @@ export const ValidationStatusBodySchema = Type.Object({
   reason: Type.Literal('Validation'),
   details: Type.Object({ errorCount: Type.Integer({ minimum: 0 }), messageList: Type.Array(ValidationMessageSchema) }),
   code: Type.String()
-}, { description: 'Validation status (seed 000 §7.2)' })
+}, { description: 'Validation status' })
 
 /** A query string that the service app decodes after validation; typed as what the route then reads. */
 function decoded<T> (schema: Record<string, unknown>, decode: Decode, invalid: Wording): TUnsafe<T> {

@@ -32,7 +32,7 @@ describe('error classes', () => {
     expect(typeof body.retry).toBe('boolean')
   })
 
-  it('uses the message as reason for a single error given no reason (seed 000 §7.1)', () => {
+  it('uses the message as reason for a single error given no reason', () => {
     const body = errorBody(new NotFoundError('Note 01H does not exist'))
     expect(body.reason).toBe('Note 01H does not exist')
   })
@@ -75,7 +75,7 @@ describe('statusLine and apiVersionOf', () => {
   })
 })
 
-describe('validationStatusBody (seed 000 §7.2)', () => {
+describe('validationStatusBody', () => {
   it('is a Success with 200 and no errors', () => {
     expect(validationStatusBody([])).toEqual({
       kind: 'Status',

@@ -3,12 +3,12 @@
 // service-account key pair and a static token file of three identities. Authorization is RBAC alone: the bootstrap
 // identity is bound to a role that may only get and patch nodes. Nodes are plain objects created by the admin (no
 // kubelet runs). close() stops both process groups by PID and removes the folder.
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve as resolvePath } from 'node:path'
+import { freePort } from '@slipway/common/ports'
 import { startGroup, stopGroup, waitForLine, type GroupProcess } from '@slipway/common/process-group'
+import { runScript } from '@slipway/common/script'
 import { createKubeApi, type KubeApi } from './api.ts'
 import { newIdentities, writeKubeconfig, writePki, writeTokenFile, BOOTSTRAP_USER, type Identities } from './pki.ts'
 import { grantBootstrap, waitGranted, waitReady } from './ready.ts'
@@ -22,34 +22,12 @@ export interface Built { bin: string, versions: string[] }
 
 /** Runs bin/build.sh (seconds when already built) and answers the folder of the binaries and what was said. */
 export async function buildKubernetes (output: (line: string) => void = () => {}): Promise<Built> {
-  const script = join(PACKAGE_ROOT, 'bin', 'build.sh')
-  return await new Promise((resolve, reject) => {
-    const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    const said: string[] = []
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
-    child.stderr.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') { said.push(line); output(line) }
-    })
-    child.once('error', reject)
-    child.once('exit', (code) => {
-      if (code === 0) resolve({ bin: stdout.trim().split('\n').at(-1) ?? '', versions: said })
-      else if (code === 3) reject(new KubernetesUnavailableError(said.at(-1) ?? 'kubernetes build: skipped'))
-      else reject(new Error(`kubernetes build failed (exit ${code}): ${said.slice(-5).join(' | ')}`))
-    })
+  const { answer, said } = await runScript(join(PACKAGE_ROOT, 'bin', 'build.sh'), [], {
+    name: 'kubernetes build',
+    output,
+    unavailable: (reason) => new KubernetesUnavailableError(reason ?? 'kubernetes build: skipped')
   })
-}
-
-/** A port free now: the API server takes a port number and cannot report one it picked itself. */
-export async function freePort (): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => { resolve(typeof address === 'object' && address !== null ? address.port : 0) })
-    })
-  })
+  return { bin: answer, versions: said }
 }
 
 export interface NodeSpec {
@@ -119,7 +97,8 @@ export async function startKubernetes (options: KubernetesOptions = {}): Promise
     started.push(etcd)
     const etcdUrl = (await waitForLine(etcd, /^etcd: serving (http:\/\/\S+)$/, timeoutMs))[1] ?? ''
 
-    const port = await freePort()
+    // the API server takes a port number and cannot report one it picked itself
+    const port = await freePort('127.0.0.1')
     const apiserver = startGroup(join(bin, 'kube-apiserver'), [
       `--etcd-servers=${etcdUrl}`,
       '--bind-address=127.0.0.1',

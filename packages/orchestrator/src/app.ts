@@ -44,7 +44,7 @@ export async function buildApp (deps: AppDeps) {
     openapi: {
       title: 'Slipway orchestrator',
       version: '1.0',
-      description: 'Site configuration documents, actions, workflows, site statuses, logs and notes (seed 000)'
+      description: 'Site configuration documents, actions, workflows, site statuses, logs and notes'
     }
   })
   // configdocs bodies of any content type are YAML, read as text (Shipyard never checks their content type); the

@@ -5,12 +5,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve as resolvePath } from 'node:path'
 import { stringify as stringifyYaml } from 'yaml'
 import type { Airflow } from '@slipway/airflow'
+import { freePort, portRefusal } from '@slipway/common/ports'
 import { startAirflowEngine, startStepRunner, type EngineKind } from './airflow-engine.ts'
 import { spawnService, waitHealthy, type ServiceChild } from './child.ts'
 import {
   DEFAULT_PORTS, NODE_FLAGS, PORT_VARIABLES, PROCESS_NAMES, peersEnvironment, stackEnvironment, type ProcessName
 } from './environment.ts'
-import { freePort, portHolder, portRefusal } from './ports.ts'
+import { portHolder } from './ports.ts'
 
 export { airflowInjectFile } from './airflow-engine.ts'
 export { DEFAULT_PORTS, PORT_VARIABLES, PROCESS_NAMES, stackEnvironment, stackVariables, type ProcessName } from './environment.ts'

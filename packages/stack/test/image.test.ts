@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dockerIgnores, nestedNodeModules, reproduceStages, type Stage } from './helpers/image-stages.ts'
 import { waitHealthy } from '../src/child.ts'
 import { DEFAULT_HEALTH_TIMEOUT_MS, HEALTH_PATH, PROCESS_NAMES, stackEnvironment, type ProcessName } from '../src/stack.ts'
-import { freePort } from '../src/ports.ts'
+import { freePort } from '@slipway/common/ports'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
 const compose = parseYaml(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { command?: string[] }> }

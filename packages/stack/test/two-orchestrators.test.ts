@@ -9,7 +9,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newUlid } from '@slipway/common'
 import { testPostgres } from '@slipway/common/testing'
-import { freePort } from '../src/ports.ts'
+import { freePort } from '@slipway/common/ports'
 import { stackEnvironment, type ProcessName } from '../src/stack.ts'
 import { runningStack } from './helpers/running-stack.ts'
 

@@ -91,7 +91,7 @@ describe('GET /revisions/{id}/documents filters', () => {
     expect(res.body).toBe('')
   })
 
-  it('answers 404 HTTPNotFound (upstream\'s type here) with the revision message; other endpoints keep RevisionNotFound (spec §7)', async () => {
+  it('answers 404 HTTPNotFound (upstream\'s type here) with the revision message; other endpoints keep RevisionNotFound', async () => {
     const app = await seeded()
     const unknown = expectError(await get(app, '/revisions/9/documents'), 404, 'HTTPNotFound')
     expect(unknown.message).toBe('The requested revision=9 was not found.')

@@ -163,7 +163,7 @@ describe('secrets in rendering', () => {
     expect(cfg.metadata.substitutions[0].dest.path).toMatch(/^[0-9a-f]{64}$/)
   })
 
-  it('hashes the paths of every substitution of a document redacted for taking a secret, not only the secret\'s (spec §12)', async () => {
+  it('hashes the paths of every substitution of a document redacted for taking a secret, not only the secret\'s', async () => {
     const app = await site([
       SECRET,
       { schema: 'src/Values/v1', name: 'vals', layer: 'site', data: { host: 'db.example' } },
@@ -183,7 +183,7 @@ describe('secrets in rendering', () => {
     expect((await rendered(app, 1)).cfg.metadata.substitutions[0].src.path).toBe('.host')
   })
 
-  it('never shows a substituted secret in a D002 entry, with cleartext-secrets absent or false (spec §11, §12)', async () => {
+  it('never shows a substituted secret in a D002 entry, with cleartext-secrets absent or false', async () => {
     const schema = '---\nschema: deckhand/DataSchema/v1\nmetadata: {schema: metadata/Control/v1, name: app/Config/v1}\ndata:\n  type: object\n  properties:\n    q: {type: string}\n    creds: {type: object, properties: {port: {type: string}}}\n'
     const app = await buildTestApp()
     await put(app, 'b', layeringPolicy(L3) + schema + [

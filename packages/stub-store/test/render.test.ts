@@ -207,7 +207,7 @@ describe('substitution', () => {
     expect((await rendered(app, 1)).d.data).toEqual({ conn: 'db.example:5432 and db.example again', user: 'user', odd: '<a\\1b>', repr: "is {'p': 1}", nomatch: 'unchanged' })
   })
 
-  it('substitutes floats with whole-number values as floats, and writes them as 1.0 into patterns (spec §9.10)', async () => {
+  it('substitutes floats with whole-number values as floats, and writes them as 1.0 into patterns', async () => {
     const app = await buildTestApp()
     await put(app, 'site', layeringPolicy(['site']) + `---
 schema: src/Values/v1

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { labelKeyProblem, labelPatch, labelValueProblem } from '../../src/domain/node-labels.ts'
 
-describe('labelPatch (spec/bootstrap.md §8.2 table)', () => {
+describe('labelPatch (a removed key null, a changed or new one its value, an unchanged one left out)', () => {
   it.each([
     [{ a: '1', b: '2', c: '3' }, { a: '1', c: '4', d: '99' }, { b: null, c: '4', d: '99' }],
     [undefined, { a: '1', b: '2', c: '3' }, { a: '1', b: '2', c: '3' }],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { AUTH } from '@slipway/common/testing'
 import { buildTestApp, joinUrl } from '../helpers/servers.ts'
 
-describe('GET /api/v1.0/join-scripts parameter order (spec §6.1)', () => {
+describe('GET /api/v1.0/join-scripts parameter order', () => {
   it('answers an invalid leave_kubectl before a missing required parameter, as upstream reads it first', async () => {
     const app = await buildTestApp()
     const res = await app.inject({ url: joinUrl([['leave_kubectl', 'maybe']]), headers: AUTH })

@@ -15,7 +15,7 @@ const N1 = (ref: string): Array<[string, string]> => [
 ]
 
 describe('GET /api/v1.0/join-scripts', () => {
-  it('answers a bash script whose payload holds the node\'s files (spec §11 expected results)', async () => {
+  it('answers a bash script whose payload holds the node\'s files', async () => {
     const { app, deckhandRef, store } = await setup()
     const res = await app.inject({ url: url(N1(deckhandRef)), headers: { ...AUTH, 'x-context-marker': '123e4567-e89b-12d3-a456-426614174000' } })
     expect(res.statusCode).toBe(200)
@@ -170,7 +170,7 @@ describe('GET /api/v1.0/join-scripts', () => {
     expect(res.json()).toMatchObject({ details: { errorType: 'DeckhandException' } })
   })
 
-  it('answers 502 naming the store for a design that is not YAML (spec §6.6)', async () => {
+  it('answers 502 naming the store for a design that is not YAML', async () => {
     const { app, href } = await setup('a: [unclosed\n')
     const res = await app.inject({ url: url(N1(href)), headers: AUTH })
     expect(res.statusCode).toBe(502)
@@ -206,7 +206,7 @@ describe('GET /api/v1.0/join-scripts', () => {
     expect(failed.json()).toMatchObject({ message: 'Kubernetes API Error', details: { errorType: 'KubernetesApiError' } })
   })
 
-  it('looks up the join IPs before fetching the design, so Kubernetes\' 503 wins when both fail (spec §6.2)', async () => {
+  it('looks up the join IPs before fetching the design, so Kubernetes\' 503 wins when both fail', async () => {
     const failing = await startKube(clusterNodes(), { fail: true })
     const app = await buildTestApp({ kubeUrl: failing.url })
     const res = await app.inject({ url: url(N1('http://127.0.0.1:1/site.yaml')), headers: AUTH })

@@ -7,7 +7,7 @@ import { LABELS_UPDATED } from '../../src/routes/node-labels.ts'
 const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
 
 describe('PUT /api/v1.0/node-labels/{node_name}', () => {
-  it('patches the difference and answers 200 with the Status body (spec §11: b removed, c changed)', async () => {
+  it('patches the difference and answers 200 with the Status body (b removed, c changed)', async () => {
     const kube = await startKube(clusterNodes())
     const app = await buildTestApp({ kubeUrl: kube.url })
     const res = await app.inject({ method: 'PUT', url: '/api/v1.0/node-labels/n1', headers: JSON_HEADERS, payload: { a: '1', c: '3' } })
@@ -42,7 +42,7 @@ describe('PUT /api/v1.0/node-labels/{node_name}', () => {
     expect(kube.patches).toEqual([])
   })
 
-  it('answers invalid JSON with the request path in the reason (spec §8.1)', async () => {
+  it('answers invalid JSON with the request path in the reason', async () => {
     const kube = await startKube(clusterNodes())
     const app = await buildTestApp({ kubeUrl: kube.url })
     const res = await app.inject({ method: 'PUT', url: '/api/v1.0/node-labels/n1', headers: JSON_HEADERS, payload: '{"a":' })
@@ -52,7 +52,7 @@ describe('PUT /api/v1.0/node-labels/{node_name}', () => {
     expect(res.json().details.messageList[0].message).toBe(res.json().reason)
   })
 
-  it.each([254, 300, 512])('answers 404 Node not found for a %i-character node name, as Kubernetes would (spec §8.4)', async (length) => {
+  it.each([254, 300, 512])('answers 404 Node not found for a %i-character node name, as Kubernetes would', async (length) => {
     const kube = await startKube(clusterNodes())
     const app = await buildTestApp({ kubeUrl: kube.url })
     const res = await app.inject({ method: 'PUT', url: `/api/v1.0/node-labels/${'n'.repeat(length)}`, headers: JSON_HEADERS, payload: { a: '1' } })
@@ -61,7 +61,7 @@ describe('PUT /api/v1.0/node-labels/{node_name}', () => {
     expect(kube.patches).toEqual([])
   })
 
-  it('answers 503 KubernetesApiError when the PATCH answers 404 (spec §8.4: only the GET\'s 404 is Node not found)', async () => {
+  it('answers 503 KubernetesApiError when the PATCH answers 404 (only the GET\'s 404 is Node not found)', async () => {
     const kube = await startKube(clusterNodes(), { patchStatus: 404 })
     const app = await buildTestApp({ kubeUrl: kube.url })
     const res = await app.inject({ method: 'PUT', url: '/api/v1.0/node-labels/n1', headers: JSON_HEADERS, payload: { a: '1', c: '3' } })
@@ -159,7 +159,7 @@ describe('health, versions and routing', () => {
     expect(res.headers['x-deckhand-req']).toBe(res.headers['x-service-req'])
     expect(res.headers['x-end-user']).toBe('drydock')
   })
-  it('carries them on 401 and 403 answers as well, and takes any context marker as it is (spec §3)', async () => {
+  it('carries them on 401 and 403 answers as well, and takes any context marker as it is', async () => {
     const app = await buildTestApp()
     const unauthenticated = await app.inject({ method: 'PUT', url: '/api/v1.0/node-labels/n1', headers: { 'x-end-user': 'drydock', 'x-context-marker': 'my-marker' } })
     expect(unauthenticated.statusCode).toBe(401)

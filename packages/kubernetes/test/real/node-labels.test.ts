@@ -3,8 +3,9 @@
 // row of the label rule's table, invalid labels, an unknown node, the cluster refusing the service's credentials or
 // its rights, an unreachable or unconfigured cluster, and a write racing another writer's.
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { freePort } from '@slipway/common/ports'
 import { LABELS_UPDATED } from '../../../bootstrap/src/routes/node-labels.ts'
-import { freePort, startKubernetes, type Kubernetes } from '../../src/kubernetes.ts'
+import { startKubernetes, type Kubernetes } from '../../src/kubernetes.ts'
 import { bootstrapApp, bootstrapProcess, CALLER_TOKEN, putLabels, READER_TOKEN, type BootstrapApp, type BootstrapService } from '../helpers/bootstrap.ts'
 import { onRealKubernetes } from '../helpers/real.ts'
 
@@ -188,7 +189,7 @@ onRealKubernetes('the bootstrap service\'s node labels', () => {
   })
 
   it('an API server nobody listens at: 503 KubernetesApiError', async () => {
-    const closed = await bootstrapApp({ KUBE_API_URL: `https://127.0.0.1:${await freePort()}`, KUBE_TOKEN: 'x' })
+    const closed = await bootstrapApp({ KUBE_API_URL: `https://127.0.0.1:${await freePort('127.0.0.1')}`, KUBE_TOKEN: 'x' })
     try {
       const answer = await putLabels(closed.app, 'node-1', { a: '2' })
       expect(answer.status).toBe(503)

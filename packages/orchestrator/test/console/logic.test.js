@@ -9,7 +9,7 @@ import { factsOf, splitDocuments, withoutBookkeeping } from '../../console/yaml-
 const step = (index, id, state = null) => ({ index, id, state })
 
 describe('steps', () => {
-  it('cuts the step order into the workflow\'s own steps and one block per sub-workflow (spec §8.2)', () => {
+  it('cuts the step order into the workflow\'s own steps and one block per sub-workflow', () => {
     const steps = [step(3, 'preflight.ucp_preflight_check'), step(1, 'action_xcom'), step(2, 'dag_concurrency_check'),
       step(4, 'deployment_configuration'), step(5, 'drydock_build.verify_site'), step(6, 'drydock_build.prepare_site')]
     expect(groupSteps(steps).map((b) => [b.group, b.steps.map((s) => s.index)])).toEqual([

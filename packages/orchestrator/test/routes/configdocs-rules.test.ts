@@ -53,7 +53,7 @@ describe('POST /api/v1.0/configdocs/{collection_id}', () => {
     expect(t.store.revisions).toEqual([])
   })
 
-  it('answers 413 over the body limit and 401 without a token; reads a body of any content type as YAML (spec §1.3)', async () => {
+  it('answers 413 over the body limit and 401 without a token; reads a body of any content type as YAML', async () => {
     const t = await buildTestApp()
     expect((await post(t, 'big', 'a: ' + 'x'.repeat(300 * 1024))).statusCode).toBe(413)
     // curl --data-binary sends application/x-www-form-urlencoded unless told otherwise

@@ -221,7 +221,7 @@ describe('POST /api/v1.0/commitconfigdocs', () => {
   })
 })
 
-describe('a store that fails while rendering (spec §2.7 pipeline step 1)', () => {
+describe('a store that fails while rendering', () => {
   it('makes the commit a 400 carrying the store\'s answer as a validation error, and nothing is committed', async () => {
     let failRender = false
     const stack = await buildTestStack({

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { onTestFinished } from 'vitest'
-import { freePort, portRefusal } from '../../src/ports.ts'
+import { freePort, portRefusal } from '@slipway/common/ports'
 import { PORT_VARIABLES, PROCESS_NAMES, type ProcessName } from '../../src/environment.ts'
 
 const CLI = resolve(import.meta.dirname, '../../src/cli.ts')

@@ -105,7 +105,7 @@ describe('site workflows as data', () => {
   const ids = (id: string) => dag(id).tasks.map((t) => t.task_id)
   const upstreamOf = (id: string, taskId: string) => [...dag(id).tasks.find((t) => t.task_id === taskId)!.upstream].sort()
 
-  it('is the six workflows of spec/orchestrator.md §8.1 in the task-group shape: one DAG each, grouped tasks named <group>.<task>', () => {
+  it('is the six workflows in the task-group shape: one DAG each, grouped tasks named <group>.<task>', () => {
     expect(dags.map((d) => d.dag_id)).toEqual(['deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes', 'test_site'])
     expect(ids('deploy_site')).toEqual([
       'action_xcom', 'dag_concurrency_check', 'preflight.ucp_preflight_check', 'get_rendered_doc', 'deployment_configuration',
@@ -128,7 +128,7 @@ describe('site workflows as data', () => {
     }
   })
 
-  it('has the dependencies, trigger rules, retries and leaves of §8.1', () => {
+  it('has each workflow\'s dependencies, trigger rules, retries and leaves', () => {
     const validators = ids('deploy_site').filter((t) => t.startsWith('validate_site_design.'))
     for (const v of validators) {
       expect(upstreamOf('deploy_site', v)).toEqual(['dag_concurrency_check', 'deployment_configuration', 'get_rendered_doc', 'preflight.ucp_preflight_check'])

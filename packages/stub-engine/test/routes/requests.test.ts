@@ -266,7 +266,7 @@ describe('lists', () => {
 })
 
 describe('error texts and unserved paths', () => {
-  it('names an unknown DAG when listing its runs (spec/engine.md §4.4)', async () => {
+  it('names an unknown DAG when listing its runs', async () => {
     const engine = await startTestEngine()
     const reply = await engine.call('GET', '/api/v2/dags/nope/dagRuns')
     expect(reply.status).toBe(404)

@@ -4,12 +4,12 @@
 // through a counting proxy, so that tests can count its engine calls. Tests drive the orchestrator's API; the site's
 // nodes and the store's tags are read from the stand-ins to check what the workflows did.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve as resolvePath } from 'node:path'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { fetchToken, type Airflow } from '@slipway/airflow'
+import { freePort } from '@slipway/common/ports'
 import { airflowInjectFile, startStack, type Stack } from '@slipway/stack'
 import { airflowDatabase, type AirflowDatabase } from './airflow-database.ts'
 import { AIRFLOW_VERSION, UNAVAILABLE } from './airflow-install.ts'
@@ -57,17 +57,6 @@ export interface RealStack {
   patchNode: (name: string, patch: unknown) => Promise<void>
 }
 
-async function freePort (): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, HOST, () => {
-      const address = server.address()
-      server.close(() => { resolve(typeof address === 'object' && address !== null ? address.port : 0) })
-    })
-  })
-}
-
 /** Stages examples/site (global, then site appended) and commits it. */
 export async function commitExampleSite (api: Api): Promise<void> {
   const yaml = (name: string) => ({ body: readFileSync(join(SITE, `${name}.yaml`), 'utf8'), type: 'application/x-yaml' })
@@ -93,7 +82,7 @@ export function realStack (name: string, adminToken = `${name}-admin-token`): Re
   beforeAll(async () => {
     if (UNAVAILABLE !== undefined) return
     dataDir = mkdtempSync(join(tmpdir(), `slipway-real-${name}-`))
-    const enginePort = await freePort()
+    const enginePort = await freePort(HOST)
     proxy = await startEngineProxy({ host: HOST, port: enginePort })
     database = await airflowDatabase()
     const started = Date.now()

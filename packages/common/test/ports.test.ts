@@ -1,4 +1,4 @@
-// The ports the stack picks when 0 is asked for: free, never the same twice, and outside the range the system hands
+// The free ports handed out for 0 (the stack's, a real peer's): free, never the same twice, and outside the range the system hands
 // out to outgoing connections (which would take one before its process listens, on a busy machine).
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
