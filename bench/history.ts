@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startStack } from '../packages/stack/src/stack.ts'
+import { startStack } from '@slipway/stack'
 import { cpuSeconds, fixed, median, rssMiB } from './proc.ts'
 import { growHistory, newHistory } from './grow-history.ts'
 
