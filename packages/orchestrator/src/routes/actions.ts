@@ -6,9 +6,9 @@ import { Type } from 'typebox'
 import { ErrorBodySchema, readJsonBodies, textAnswer } from '@slipway/common'
 import type { Actions } from '../domain/actions.ts'
 import {
-  ActionDetailSchema, ActionInputSchema, ActionParamsSchema, ActionSchema, ControlParamsSchema, CreateQuerySchema, CreatedActionSchema,
-  ListQuerySchema, LogParamsSchema, LogQuerySchema, LogTextSchema, RefusedActionSchema, StepDetailSchema, StepParamsSchema,
-  ValidationFailureSchema, ValidationParamsSchema
+  ActionDetailSchema, ActionInputSchema, ActionParamsSchema, ActionSchema, ControlParamsSchema, ControlResponses,
+  CreateQuerySchema, CreatedActionSchema, ListQuerySchema, LogParamsSchema, LogQuerySchema, LogTextSchema,
+  RefusedActionSchema, StepDetailSchema, StepParamsSchema, ValidationFailureSchema, ValidationParamsSchema
 } from '../schemas/actions.ts'
 import { VerbosityOnlySchema } from '../schemas/query.ts'
 import { rule } from '../policy.ts'
@@ -130,12 +130,7 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     schema: {
       params: ControlParamsSchema,
       querystring: VerbosityOnlySchema,
-      response: {
-        202: Type.Unsafe<void>({ description: 'Accepted; empty body' }),
-        400: ErrorBodySchema,
-        404: ErrorBodySchema,
-        409: ErrorBodySchema
-      }
+      response: ControlResponses
     }
   }, async (request, reply) => {
     await actions.control(request.params.action_id, request.params.control_verb, request.ctx)

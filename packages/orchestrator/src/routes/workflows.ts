@@ -5,6 +5,7 @@ import { Type } from 'typebox'
 import { BadRequestError, ErrorBodySchema } from '@slipway/common'
 import type { Workflows } from '../domain/workflows.ts'
 import { WorkflowDetailSchema, WorkflowEntrySchema, WorkflowParamsSchema, WorkflowsQuerySchema } from '../schemas/workflows.ts'
+import { ControlResponses } from '../schemas/actions.ts'
 import { VerbosityOnlySchema } from '../schemas/query.ts'
 import { rule } from '../policy.ts'
 
@@ -58,12 +59,7 @@ export const workflowRoutes: FastifyPluginAsyncTypebox<{ workflows: Workflows }>
     schema: {
       params: WorkflowParamsSchema,
       querystring: VerbosityOnlySchema,
-      response: {
-        202: Type.Unsafe<void>({ description: 'Accepted; empty body' }),
-        400: ErrorBodySchema,
-        404: ErrorBodySchema,
-        409: ErrorBodySchema
-      }
+      response: ControlResponses
     }
   }, async (request, reply) => {
     const { run, reason } = await workflows.stop(request.params.workflow_id, request.ctx)

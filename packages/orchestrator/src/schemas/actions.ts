@@ -1,6 +1,6 @@
 // Wire shapes of the action routes.
 import { Type, type Static } from 'typebox'
-import { ErrorEntrySchema, SeedBooleanSchema, type Wording } from '@slipway/common'
+import { ErrorBodySchema, ErrorEntrySchema, SeedBooleanSchema, type Wording } from '@slipway/common'
 import { QuerySchema, withDefault } from './query.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
@@ -188,3 +188,11 @@ export const StepDetailSchema = Type.Object({
 })
 
 export const LogTextSchema = Type.String({ description: 'The step\'s log (text/plain)' })
+
+/** The answers of a control request (an action's, or a run's without an action): accepted with no body, or refused. */
+export const ControlResponses = {
+  202: Type.Unsafe<void>({ description: 'Accepted; empty body' }),
+  400: ErrorBodySchema,
+  404: ErrorBodySchema,
+  409: ErrorBodySchema
+}
