@@ -126,8 +126,6 @@ function createConfigdocsUseCases (
   }
 }
 
-export type ConfigdocsUseCases = ReturnType<typeof createConfigdocsUseCases>
-
 /** The clients of the components the orchestrator calls, each sending the one service token. */
 function createClients (config: Config, overrides: DepsOverrides, serviceAuth: ServiceTokenSource, metrics: Metrics | undefined) {
   return {
