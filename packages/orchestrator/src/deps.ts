@@ -13,14 +13,18 @@ import { createValidatorClient, parseValidators, type ValidatorClient } from './
 import { createEngineClient, type EngineClient } from './clients/engine.ts'
 import { createProvisionerClient, type ProvisionerClient } from './clients/provisioner.ts'
 import { createNoteFetcher, type NoteFetcher } from './clients/note-source.ts'
-import { createDatabaseLease } from './domain/database-lease.ts'
-import { createConfigdocs } from './domain/configdocs.ts'
+import { createDatabaseLease, type DatabaseLease } from './domain/database-lease.ts'
+import { createStaging, createStagingRecovery } from './domain/configdocs/staging.ts'
+import { createStage } from './domain/configdocs/stage.ts'
+import { createCommit, designRefOf } from './domain/configdocs/commit.ts'
+import { createConfigdocsReads } from './domain/configdocs/reads.ts'
 import { createActions, SITE_ACTION_LOCK } from './domain/actions.ts'
 import { createNotes } from './domain/notes.ts'
 import { createWorkflows } from './domain/workflows.ts'
 import { createSiteStatuses } from './domain/site-statuses.ts'
 import { createEngineWatch, type EngineWatch } from './domain/engine-watch.ts'
 import { POLICY_DEFAULTS } from './policy.ts'
+import { STAGING_RECOVERY_INTERVAL_MS } from './background.ts'
 
 /** What a caller puts in place of what the configuration would build; each one absent is built as usual. */
 export interface DepsOverrides {
@@ -62,16 +66,8 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
     })
   }
   const clients = createClients(config, overrides, serviceAuth, metrics)
-  const { store, validators, engine, provisioner } = clients
-  const configdocs = createConfigdocs({
-    store,
-    validators,
-    lock: locks.configdocs,
-    journal: repos.stagingJournal,
-    deploymentVersion: { create: config.DEPLOYMENT_VERSION_CREATE, commit: config.DEPLOYMENT_VERSION_COMMIT },
-    maxExpandedBytes: config.EXPANDED_BODY_LIMIT_BYTES,
-    recoveryIntervalS: STAGING_RECOVERY_INTERVAL_MS / 1000
-  })
+  const { store, engine, provisioner } = clients
+  const configdocs = createConfigdocsUseCases(config, repos, locks.configdocs, clients)
   const notes = createNotes({ repos, fetchUrl: clients.noteSource, log })
   const watch = config.ENGINE_WATCH_INTERVAL_MS === 0 ? undefined : watchWithMetrics(engine, config, metrics, log)
   const actions = createActions({
@@ -79,7 +75,7 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
     engine,
     store,
     notes,
-    designRef: configdocs.designRef,
+    designRef: designRefOf(store),
     deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT,
     reads: watch?.reads,
     startLock: locks.siteAction,
@@ -107,6 +103,26 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     jsonMaxDepth: config.JSON_MAX_DEPTH,
     logLevel: config.LOG_LEVEL
+  }
+}
+
+/** The configdocs use cases, sharing one staging: stage, commit, the reads, and the recovery of a staging cut short. */
+function createConfigdocsUseCases (
+  config: Config,
+  repos: Repositories,
+  lock: DatabaseLease,
+  clients: { store: StoreClient, validators: ValidatorClient }
+) {
+  const { store, validators } = clients
+  const journal = repos.stagingJournal
+  const staging = createStaging({ store, journal, recoveryIntervalS: STAGING_RECOVERY_INTERVAL_MS / 1000 })
+  return {
+    stage: createStage({
+      store, staging, lock, versionSeverity: config.DEPLOYMENT_VERSION_CREATE, maxExpandedBytes: config.EXPANDED_BODY_LIMIT_BYTES
+    }),
+    commit: createCommit({ store, validators, lock, staging, versionSeverity: config.DEPLOYMENT_VERSION_COMMIT }),
+    reads: createConfigdocsReads({ store }),
+    recoverStaging: createStagingRecovery({ journal, lock, staging })
   }
 }
 
@@ -167,60 +183,6 @@ function watchWithMetrics (
 }
 
 export type Deps = Awaited<ReturnType<typeof createDeps>>
-
-/** How often a staging cut short is looked for and undone (at start-up first; the next staging or commit also does). */
-export const STAGING_RECOVERY_INTERVAL_MS = 5000
-
-/**
- * Undoes a staging cut short by a kill or by a store that failed while it was written back: at once, then every
- * `intervalMs` (one read of the journal when none is left). The configdocs lock of a process that died mid-staging
- * is held until its lease runs out, and the staging is undone then; a staging still under way keeps renewing its
- * lease, so its row waits, however long the staging takes.
- */
-export function startStagingRecovery (
-  deps: Deps,
-  intervalMs: number,
-  log: (message: string, details?: Record<string, unknown>) => void
-): { close: () => void } {
-  let running = false
-  let waiting = false
-  const tick = (): void => {
-    if (running) return
-    running = true
-    deps.configdocs.recoverStaging({ contextMarker: 'staging-recovery', user: 'slipway' })
-      .then((result) => {
-        if (result === 'busy' && !waiting) {
-          log('a staging journal row waits for the configdocs lock: its staging is still under way, or the process that made it died and its lease has not run out yet')
-        }
-        if (typeof result === 'number' && result > 0) {
-          log('a staging cut short was undone: the buffer is as it was before it', { undone: result })
-        }
-        waiting = result === 'busy'
-      })
-      .catch((error: unknown) => { log('a staging cut short could not be undone yet', { err: error }) })
-      .finally(() => { running = false })
-  }
-  const timer = setInterval(tick, intervalMs)
-  timer.unref()
-  tick()
-  return { close: () => clearInterval(timer) }
-}
-
-/** Settles site-action tags every `intervalMs` (spec: driven from the database, catches up after a restart). */
-export function startTagPoller (deps: Deps, intervalMs: number, log: (error: unknown) => void): { close: () => void } {
-  let running = false
-  const tick = (): void => {
-    if (running) return
-    running = true
-    deps.actions.settleTags({ contextMarker: 'tag-poller', user: 'slipway' })
-      .catch(log)
-      .finally(() => { running = false })
-  }
-  const timer = setInterval(tick, intervalMs)
-  timer.unref()
-  tick()
-  return { close: () => clearInterval(timer) }
-}
 
 /** TEST_HALT_AFTER_TRIGGER: the request stops for good where a kill leaves a run whose start is not saved yet. */
 async function haltAfterTrigger (actionId: string): Promise<void> {

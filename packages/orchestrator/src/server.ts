@@ -2,9 +2,10 @@
 // it gracefully. A bad variable, a busy port or an unusable database is one line naming the variable, exit 2 (runService).
 import { authStartupWarnings, onShutdown, runService } from '@slipway/common'
 import { loadConfig } from './config.ts'
-import { createDeps, startStagingRecovery, startTagPoller, STAGING_RECOVERY_INTERVAL_MS } from './deps.ts'
+import { createDeps } from './deps.ts'
 import { buildApp } from './app.ts'
-import { reconcileLines, startReconciling } from './domain/actions-reconcile.ts'
+import { reconcileLines } from './domain/actions-reconcile.ts'
+import { startReconciling, startStagingRecovery, startTagPoller, STAGING_RECOVERY_INTERVAL_MS } from './background.ts'
 
 await runService('orchestrator', async () => {
   const config = loadConfig()

@@ -4,7 +4,9 @@ import { Type } from 'typebox'
 import {
   BadRequestError, ErrorBodySchema, TextBodySchema, VERSION_NAMES, ValidationStatusBodySchema, textAnswer, type VersionName
 } from '@slipway/common'
-import type { Configdocs } from '../domain/configdocs.ts'
+import type { Stage } from '../domain/configdocs/stage.ts'
+import type { Commit } from '../domain/configdocs/commit.ts'
+import type { ConfigdocsReads } from '../domain/configdocs/reads.ts'
 import {
   BUFFER_MODES, CollectionParamsSchema, CollectionStatusSchema, CommitQuerySchema, DocumentsQuerySchema, IngestQuerySchema,
   StatusQuerySchema, YamlTextSchema, type BufferModeChoice
@@ -42,6 +44,9 @@ export function bufferModeOf (value: string | undefined): BufferModeChoice {
   return { mode, spelled }
 }
 
+/** The configdocs use cases the routes call, one each. */
+export interface Configdocs { stage: Stage, commit: Commit, reads: ConfigdocsReads }
+
 export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdocs }> = async (app, { configdocs }) => {
   app.get('/configdocs', {
     config: { policy: rule('get_configdocs_status') },
@@ -49,7 +54,7 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
       querystring: StatusQuerySchema,
       response: { 200: Type.Array(CollectionStatusSchema), 400: ErrorBodySchema, 404: ErrorBodySchema }
     }
-  }, async (request) => await configdocs.status(comparisonOf(request.query.version, request.query.versions), request.ctx))
+  }, async (request) => await configdocs.reads.status(comparisonOf(request.query.version, request.query.versions), request.ctx))
 
   app.post('/configdocs/:collection_id', {
     config: { policy: rule('create_configdocs') },
@@ -64,7 +69,7 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
   }, async (request, reply) => {
     const collection = request.params.collection_id
     const length = Number(request.headers['content-length'] ?? 0)
-    const result = await configdocs.ingest(collection, {
+    const result = await configdocs.stage(collection, {
       body: typeof request.body === 'string' ? request.body : undefined,
       contentType: request.headers['content-type'],
       bufferMode: bufferModeOf(request.query.buffermode),
@@ -85,7 +90,7 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
   }, async (request, reply) => {
     const cleartext = request.query['cleartext-secrets']
     if (cleartext) request.ctx.authorize(rule('get_configdocs_cleartext'))
-    const text = await configdocs.collection(request.params.collection_id, request.query.version, cleartext, request.ctx)
+    const text = await configdocs.reads.collection(request.params.collection_id, request.query.version, cleartext, request.ctx)
     return await reply.type('application/x-yaml').send(text)
   })
 
@@ -98,7 +103,7 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
   }, async (request, reply) => {
     const cleartext = request.query['cleartext-secrets']
     if (cleartext) request.ctx.authorize(rule('get_renderedconfigdocs_cleartext'))
-    return await reply.type('application/x-yaml').send(await configdocs.rendered(request.query.version, cleartext, request.ctx))
+    return await reply.type('application/x-yaml').send(await configdocs.reads.rendered(request.query.version, cleartext, request.ctx))
   })
 
   app.post('/commitconfigdocs', {
@@ -112,12 +117,10 @@ export const configdocsRoutes: FastifyPluginAsyncTypebox<{ configdocs: Configdoc
       }
     }
   }, async (request, reply) => {
-    const revision = request.query['buffer-revision']
-    const result = await configdocs.commit({
-      force: request.query.force,
-      dryrun: request.query.dryrun,
-      bufferRevision: revision === undefined ? undefined : Number(revision)
-    }, request.ctx)
-    return await reply.code(result.statusCode as 200 | 400).send(result.body)
+    const { force, dryrun, 'buffer-revision': revision } = request.query
+    const bufferRevision = revision === undefined ? undefined : Number(revision)
+    const result = await configdocs.commit({ force, dryrun, bufferRevision }, request.ctx)
+    // a dry run answers 200 whatever the validations found; a commit refused by them, 400
+    return await reply.code(result.committed || dryrun ? 200 : 400).send(result.body)
   })
 }

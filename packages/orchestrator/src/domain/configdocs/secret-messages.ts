@@ -4,7 +4,7 @@
 // an encrypted document of the revision keeps its document, path and rule, with Deckhand's own words for a hidden
 // value in place of its text and section.
 import { parseYamlDocuments, type CallContext, type ValidationMessage } from '@slipway/common'
-import type { StoreClient } from '../clients/store.ts'
+import type { StoreClient } from '../../clients/store.ts'
 
 /** What stands for a secret's value in a message (Deckhand's own wording). */
 export const SANITIZED = 'Sanitized to avoid exposing secret.'
@@ -41,3 +41,33 @@ export function sanitizedMessage (m: ValidationMessage, isSecret: IsSecret): Val
     diagnostic: m.diagnostic === null || m.diagnostic === undefined ? m.diagnostic : SANITIZED
   }
 }
+
+/** A value of the store's validation entry as text: objects (a schema, a section of data) as JSON. */
+const shown = (value: unknown): string =>
+  value === undefined || value === null ? 'not specified' : typeof value === 'object' ? JSON.stringify(value) : String(value)
+
+/**
+ * The store's validation results as validation messages. An entry naming a secret (`isSecret`) keeps its document,
+ * path and rule, never its text or section, which may quote the value.
+ */
+export function deckhandMessages (
+  results: Array<{ name?: string, errors?: Array<Record<string, unknown>> }>,
+  isSecret: IsSecret = NO_SECRETS
+): ValidationMessage[] {
+  return results.flatMap((result) => (result.errors ?? []).map((e) => {
+    const secret = isSecret({ schema: e.schema, name: e.name })
+    return {
+      kind: 'ValidationMessage',
+      name: typeof e.name === 'string' ? e.name : result.name ?? 'deckhand-validation',
+      error: true,
+      level: 'Error',
+      message: secret ? SANITIZED : String(e.message ?? 'Deckhand validation error'),
+      documents: [{ name: String(e.name ?? 'not specified'), schema: String(e.schema ?? 'not specified') }],
+      diagnostic: `Section: ${secret ? SANITIZED : shown(e.error_section)} at ${shown(e.path)} (schema ${shown(e.validation_schema)} at ${shown(e.schema_path)})`,
+      source: 'Deckhand'
+    }
+  }))
+}
+
+/** Whether any of the store's validation results holds an error (whose message may need a secret hidden). */
+export const anyErrors = (results: Array<{ errors?: unknown[] }>): boolean => results.some((r) => (r.errors?.length ?? 0) > 0)

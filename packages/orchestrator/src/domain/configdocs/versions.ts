@@ -1,6 +1,6 @@
 // The four versions of the site's documents, read from the store's revision tags (as Shipyard reads them).
 import { VERSION_NAMES, type CallContext, type VersionName } from '@slipway/common'
-import type { DiffStatus, Revision, StoreClient } from '../clients/store.ts'
+import type { DiffStatus, Revision, StoreClient } from '../../clients/store.ts'
 
 export { VERSION_NAMES, type VersionName }
 export const SITE_ACTION_SUCCESS = 'site-action-success'

@@ -1,13 +1,20 @@
-// Secrets in cleartext in a collection's documents (cleartext-secrets=true returns them). The store
-// lists an encrypted document with a reference to its secret in place of its data (a real Deckhand: its Barbican
-// reference); only rendering resolves the reference. So the data of each encrypted document of a listing is taken
-// from the same revision's rendered documents, matched by schema and name — where the buffer reset takes the
-// secrets it writes back from (buffer-reset.ts) — and everything else is answered exactly as the store wrote it.
-// Rendered, a document that takes values by substitution or layering has other data than it has stored, and the
-// store gives no other: such a document's data is answered as rendered, with a comment above it saying so.
+// Reading a collection's documents at a revision, as the store lists them with the secrets it holds by reference.
+// One reader serves two paths: a text to write back (collectionText: the buffer reset of buffer-reset.ts and the undo
+// of staging.ts) and the answer of cleartext-secrets=true (withClearSecrets).
+//
+// The store lists an encrypted document with a reference to its secret in place of its data (a real Deckhand: its
+// Barbican reference); only rendering resolves the reference. So the data of each encrypted document of a listing is
+// taken from the same revision's rendered documents, matched by schema, layer and name. Rendered, a document that
+// takes values by substitution or layering has other data than it has stored, and the store gives no other: the
+// cleartext answer shows such a document's data as rendered, with a comment above it saying so, and no text to write
+// back is made from it.
+//
+// What the store lists of a collection is not always what it holds either: it never lists ValidationPolicy
+// documents. A text read from such a collection would write back something else, so it is marked inexact, with the
+// reason, and never written as if it restored the collection.
 import { isMap, isScalar, parseAllDocuments, type Document } from 'yaml'
 import { ConflictError, DownstreamError, PYYAML_OPTIONS, type CallContext } from '@slipway/common'
-import type { StoreClient } from '../clients/store.ts'
+import type { StoreClient } from '../../clients/store.ts'
 
 const present = (value: unknown): boolean => value !== undefined && value !== null &&
   !(Array.isArray(value) && value.length === 0) && !(typeof value === 'object' && Object.keys(value).length === 0)
@@ -43,6 +50,9 @@ function parsed (text: string, what: string): Document[] {
   }
   return list
 }
+
+/** The documents of a YAML stream the store answered, empty ones left out. */
+const documentsOf = (text: string, what: string): Document[] => parsed(text, what).filter((d) => d.contents !== null)
 
 interface RenderMessage { name?: unknown, message?: unknown, documents?: Array<{ schema?: unknown, name?: unknown }> }
 
@@ -118,4 +128,68 @@ export async function withClearSecrets (
     out += own.startsWith('---') ? `---\n${body}` : body
   }
   return out + text.slice(span(docs.at(-1))[1])
+}
+
+/** A collection at a revision as a text to PUT back, or why no text can restore it (`inexact`). */
+export interface CollectionText { text: string, encrypted: boolean, inexact?: string }
+
+/**
+ * Why a collection at `revision` holds documents the store never lists, or undefined: the revision that last wrote
+ * the collection (a write replaces all its documents) wrote ValidationPolicy documents. A revision that wrote several
+ * collections (a rollback) and such documents counts for each of them.
+ */
+async function unlisted (store: StoreClient, revision: number, collection: string, ctx: CallContext): Promise<string | undefined> {
+  const writer = (await store.revisions(ctx)).filter((r) => r.id <= revision && r.wrote?.includes(collection) === true).at(-1)
+  if (writer === undefined) return undefined
+  const policies = await store.validationPolicies(writer.id, ctx)
+  if (policies.length === 0) return undefined
+  return `it holds ValidationPolicy documents (${policies.join(', ')}), which the store keeps but never lists`
+}
+
+/**
+ * A collection's documents at a revision as a YAML stream to PUT back: the store's own text of each document (so
+ * every value keeps its written form, `1.0` and quoted strings included), without the `id` and `status` the store
+ * adds when it lists them. An encrypted document is listed with a reference in place of its data: its data is taken
+ * from the revision's rendered documents, where the store resolves it — when rendering leaves it as stored. A
+ * collection no text restores (documents the store does not list, a secret rendering changes, secrets that cannot be
+ * read because the revision does not render) answers no text and `inexact` saying why; a store that fails is a 5xx.
+ */
+export async function collectionText (
+  store: StoreClient,
+  revision: number,
+  collection: string,
+  ctx: CallContext
+): Promise<CollectionText> {
+  const docs = documentsOf(await store.documents(revision, { collection, cleartext: true }, ctx), `collection ${collection}`)
+  const encrypted = docs.filter(isEncrypted)
+  const inexact = (why: string): CollectionText => ({ text: '', encrypted: encrypted.length > 0, inexact: why })
+  const hidden = await unlisted(store, revision, collection, ctx)
+  if (hidden !== undefined) return inexact(hidden)
+  if (encrypted.length > 0) {
+    const shaped = encrypted.find((d) => shapedByRendering({ metadata: d.toJS({ maxAliasCount: 100 })?.metadata }))
+    if (shaped !== undefined) {
+      return inexact(`its encrypted document ${nameOf(shaped)} takes values by substitution or layering, ` +
+        'and the store gives its data only as rendered, not as stored')
+    }
+    const rendered = await store.rendered(revision, true, ctx)
+    if (!rendered.ok && rendered.status < 500) {
+      return inexact(`its secrets cannot be read: the store cannot render revision ${revision} (${renderErrors(store, rendered.text)})`)
+    }
+    if (!rendered.ok) throw new DownstreamError('store', `The secrets of collection ${collection} could not be read (${rendered.status})`)
+    const byKey = new Map(documentsOf(rendered.text, 'the rendered documents').map((d) => [keyOf(d), d]))
+    for (const doc of encrypted) {
+      const source = byKey.get(keyOf(doc))
+      if (source === undefined) {
+        return inexact(`its encrypted document ${nameOf(doc)} is not among the rendered documents ` +
+          '(an abstract or replaced document is never rendered)')
+      }
+      doc.set('data', source.get('data', true))
+    }
+  }
+  const text = docs.map((doc) => {
+    doc.delete('id')
+    doc.delete('status')
+    return `---\n${doc.toString().replace(/^---\n/, '')}`
+  }).join('')
+  return { text, encrypted: encrypted.length > 0 }
 }
