@@ -1,7 +1,9 @@
-// Slipway's site workflows as data: the one document (catalog/workflows.json) that states the workflow ids, each
-// workflow's steps in definition order, which workflows are exclusive, tag the revision or name target nodes, and the
-// tasks the site-action tag rule watches. The orchestrator, stub-engine and the step library read it from here.
-import document from '../catalog/workflows.json' with { type: 'json' }
+// Slipway's site workflows as data: the one document that states the workflow ids, each workflow's steps in definition
+// order, which workflows are exclusive, tag the revision or name target nodes, and the tasks the site-action tag rule
+// watches. The orchestrator, stub-engine and the step library read it from here; the DAG files read the same file.
+// It lives in the DAG folder (packages/airflow/dags/slipway_workflows.json) because that folder is what Airflow is
+// given, whole: a deployment that copies the DAG folder carries the document along.
+import document from '../../airflow/dags/slipway_workflows.json' with { type: 'json' }
 
 export interface WorkflowFacts {
   /** At most one run of the exclusive workflows may be in progress at a time. */
