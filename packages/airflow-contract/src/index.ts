@@ -6,3 +6,4 @@ import type { components } from './generated/airflow-v2.ts'
 /** The document's named schemas (`AirflowSchemas['DAGRunResponse']`). */
 export type AirflowSchemas = components['schemas']
 export * from './schemas.ts'
+export * from './workflows.ts'

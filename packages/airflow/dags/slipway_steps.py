@@ -41,8 +41,13 @@ SITE_STEPS = frozenset({
 # apply's upgrade verdict): pulled from XCom and handed to every step
 HANDED_ON = ('deployment_configuration', 'preflight.ucp_preflight_check', 'armada_build.armada_post_apply')
 
+# Slipway's workflow catalog, beside this file in the DAG folder: the same document the orchestrator, stub-engine and
+# the step library read their workflow facts from
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'slipway_workflows.json'), encoding='utf-8') as catalog:
+    WORKFLOWS: dict[str, Any] = json.load(catalog)['workflows']
+
 # workflows that may not run side by side: dag_concurrency_check fails while another run of one of them is running
-SITE_ACTION_DAGS = ('deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes')
+SITE_ACTION_DAGS = tuple(dag_id for dag_id, facts in WORKFLOWS.items() if facts['exclusive'])
 
 STUB_KEYS = frozenset({'fail', 'hang', 'skip', 'defer_ms', 'task_ms', 'retries', 'map'})
 MAX_MS = 3_600_000

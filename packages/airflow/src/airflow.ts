@@ -7,12 +7,13 @@ import { join, resolve as resolvePath } from 'node:path'
 import { freePort } from '@slipway/common/ports'
 import { groupMembers, startGroup, stopGroup, type GroupProcess } from '@slipway/common/process-group'
 import { runScript } from '@slipway/common/script'
+import { WORKFLOW_IDS } from '@slipway/airflow-contract'
 import { writeAirflowConfig, type AirflowSettings } from './settings.ts'
 import { waitReady } from './ready.ts'
 
 export const PACKAGE_ROOT = resolvePath(import.meta.dirname, '..')
 export const DEFAULT_VERSION = '3.1.5'
-export const SITE_DAGS = ['deploy_site', 'redeploy_server', 'relabel_nodes', 'test_site', 'update_site', 'update_software']
+export const SITE_DAGS = [...WORKFLOW_IDS].sort()
 export const AIRFLOW_PROCESSES = ['api-server', 'scheduler', 'dag-processor'] as const
 export type AirflowProcess = typeof AIRFLOW_PROCESSES[number]
 // each Airflow process runs in a process group of its own, so that stopping it stops exactly what it started (its

@@ -4,6 +4,7 @@
 import {
   BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, newUlid, type RequestContext
 } from '@slipway/common'
+import { TAG_REQUIRED_TASKS, TAG_STEP, TAG_WATCHED_TASKS } from '@slipway/airflow-contract'
 import type { Repositories, ActionRecord, AuditRecord } from '../db/repositories.ts'
 import type { EngineClient, EngineRun } from '../clients/engine.ts'
 import type { StoreClient } from '../clients/store.ts'
@@ -33,9 +34,8 @@ const FINISHED = new Set(['success', 'failed'])
  * action's lifecycle is Failed then, and the tag says the same.
  */
 export function siteActionTag (stateOf: (taskId: string) => string | null, states: Array<string | null | undefined> = []): string {
-  const watched = ['armada_build.armada_get_releases', 'upgrade_airflow', 'skip_upgrade_airflow']
-  const failed = watched.some((t) => FAILED_STEP_STATES.has(String(stateOf(t)))) ||
-    stateOf('armada_build.armada_get_releases') !== 'success' ||
+  const failed = TAG_WATCHED_TASKS.some((t) => FAILED_STEP_STATES.has(String(stateOf(t)))) ||
+    TAG_REQUIRED_TASKS.some((t) => stateOf(t) !== 'success') ||
     states.some((state) => FAILED_STEP_STATES.has(String(state)))
   return failed ? SITE_ACTION_FAILURE : SITE_ACTION_SUCCESS
 }
@@ -357,7 +357,7 @@ export function createActions (deps: {
       if (run === undefined || !FINISHED.has(String(run.state))) continue
       const steps = await stepsOf(action, ctx as RequestContext)
       const stateOf = (taskId: string): string | null => steps.find((s) => s.task_id === taskId)?.state ?? null
-      if (action.committed_rev_id !== null && stateOf('create_action_tag') !== 'success') {
+      if (action.committed_rev_id !== null && stateOf(TAG_STEP) !== 'success') {
         await store.tag(action.committed_rev_id, siteActionTag(stateOf, steps.map((s) => s.state)), ctx)
       }
       await repos.actions.markTagsDone(action.id)

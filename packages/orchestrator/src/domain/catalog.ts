@@ -1,4 +1,7 @@
-// The actions the service starts (Shipyard's six) as data: workflow, rule, pre-run validators.
+// The actions the service starts (Shipyard's six): workflow, rule, pre-run validators. The workflow facts (ids, step
+// order, the exclusive, tagging and targeted workflows) come from the workflow catalog of @slipway/airflow-contract.
+import { EXCLUSIVE_WORKFLOWS, WORKFLOW_IDS, WORKFLOWS } from '@slipway/airflow-contract'
+
 export type Validator =
   'committed-revision' | 'intermediate-commits' | 'deployment-basic' | 'deployment-full' | 'target-nodes' | 'no-site-action-running'
 
@@ -9,86 +12,40 @@ export interface ActionKind {
   validators: Validator[]
 }
 
-export const ACTIONS: Record<string, ActionKind> = {
-  deploy_site: {
-    dagId: 'deploy_site',
-    siteAction: true,
-    validators: ['committed-revision', 'intermediate-commits', 'deployment-full', 'no-site-action-running']
-  },
-  update_site: {
-    dagId: 'update_site',
-    siteAction: true,
-    validators: ['committed-revision', 'intermediate-commits', 'deployment-full', 'no-site-action-running']
-  },
-  update_software: {
-    dagId: 'update_software',
-    siteAction: true,
-    validators: ['committed-revision', 'intermediate-commits', 'deployment-basic', 'no-site-action-running']
-  },
-  redeploy_server: {
-    dagId: 'redeploy_server',
-    siteAction: false,
-    validators: ['target-nodes', 'committed-revision', 'deployment-basic', 'no-site-action-running']
-  },
-  relabel_nodes: {
-    dagId: 'relabel_nodes',
-    siteAction: false,
-    validators: ['target-nodes', 'committed-revision', 'deployment-basic', 'no-site-action-running']
-  },
-  test_site: { dagId: 'test_site', siteAction: false, validators: [] }
+/** The checks each workflow's own facts call for: target nodes named, no other exclusive workflow in progress. */
+const checksOf = (dagId: string, checks: Validator[]): Validator[] => {
+  const facts = WORKFLOWS[dagId]!
+  return [...(facts.targeted ? ['target-nodes' as const] : []), ...checks, ...(facts.exclusive ? ['no-site-action-running' as const] : [])]
 }
+
+/** Which documents each action checks before its run; the rest of its facts come from the workflow catalog. */
+const DOCUMENT_CHECKS: Record<string, Validator[]> = {
+  deploy_site: ['committed-revision', 'intermediate-commits', 'deployment-full'],
+  update_site: ['committed-revision', 'intermediate-commits', 'deployment-full'],
+  update_software: ['committed-revision', 'intermediate-commits', 'deployment-basic'],
+  redeploy_server: ['committed-revision', 'deployment-basic'],
+  relabel_nodes: ['committed-revision', 'deployment-basic'],
+  test_site: []
+}
+
+export const ACTIONS: Record<string, ActionKind> = Object.fromEntries(WORKFLOW_IDS.map((dagId) => [dagId, {
+  dagId,
+  siteAction: WORKFLOWS[dagId]!.tagsRevision,
+  validators: checksOf(dagId, DOCUMENT_CHECKS[dagId] ?? [])
+}]))
 
 /**
  * Every step of each workflow in index order (the order of the workflow's own definition), with the engine's task
  * ids: a task of a task group is `<group>.<task>`. An action's step index is its position here, stable while the run
- * goes on, even before the engine has made a task's instance. Written as a table: `group: [tasks]` entries expand to
- * the group's dotted task ids.
+ * goes on, even before the engine has made a task's instance.
  */
-type StepEntry = string | Record<string, string[]>
-const expand = (entries: StepEntry[]): string[] =>
-  entries.flatMap((e) => typeof e === 'string' ? [e] : Object.entries(e).flatMap(([group, tasks]) => tasks.map((t) => `${group}.${t}`)))
-
-const PREFLIGHT = { preflight: ['ucp_preflight_check'] }
-const VALIDATE_ALL = {
-  validate_site_design: [
-    'deckhand_validate_site_design', 'drydock_validate_site_design', 'promenade_validate_site_design', 'armada_validate_site_design'
-  ]
-}
-const ARMADA = { armada_build: ['armada_post_apply', 'armada_get_releases'] }
-const UPGRADE_TAIL = ['decide_airflow_upgrade', 'upgrade_airflow', 'skip_upgrade_airflow', 'create_action_tag', 'final_deployment_status']
-
-export const STEP_ORDER: Record<string, string[]> = {
-  deploy_site: expand([
-    'action_xcom', 'dag_concurrency_check', PREFLIGHT, 'deployment_configuration', 'get_rendered_doc', VALIDATE_ALL,
-    'deployment_status', { drydock_build: ['verify_site', 'prepare_site', 'prepare_and_deploy_nodes'] }, ARMADA,
-    'create_action_tag', 'final_deployment_status'
-  ]),
-  update_site: expand([
-    'action_xcom', 'dag_concurrency_check', PREFLIGHT, 'deployment_configuration', 'get_rendered_doc', VALIDATE_ALL,
-    'deployment_status', { drydock_build: ['verify_site', 'prepare_site', 'verify_nodes_exist', 'prepare_and_deploy_nodes'] },
-    ARMADA, ...UPGRADE_TAIL
-  ]),
-  update_software: expand([
-    'action_xcom', 'dag_concurrency_check', 'deployment_configuration',
-    { validate_site_design: ['deckhand_validate_site_design', 'armada_validate_site_design'] }, 'deployment_status', ARMADA,
-    ...UPGRADE_TAIL
-  ]),
-  redeploy_server: expand([
-    'action_xcom', 'dag_concurrency_check', 'deployment_configuration',
-    { validate_site_design: ['deckhand_validate_site_design', 'drydock_validate_site_design', 'promenade_validate_site_design'] },
-    'destroy_nodes', { drydock_build: ['verify_site', 'prepare_site', 'prepare_and_deploy_nodes'] }
-  ]),
-  relabel_nodes: expand([
-    'action_xcom', 'dag_concurrency_check', PREFLIGHT, 'get_rendered_doc', 'deployment_configuration', VALIDATE_ALL, 'relabel_nodes'
-  ]),
-  test_site: expand(['action_xcom', PREFLIGHT, 'deployment_configuration', 'armada_test_releases'])
-}
+export const STEP_ORDER: Record<string, readonly string[]> = Object.fromEntries(WORKFLOW_IDS.map((id) => [id, WORKFLOWS[id]!.steps]))
 
 /**
  * Workflows of which at most one may be in progress at a time: Airflow 3 pauses a whole DAG, never one run, so a
  * second run of the DAG would be paused with the first.
  */
-export const EXCLUSIVE_DAGS = ['deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes']
+export const EXCLUSIVE_DAGS: string[] = [...EXCLUSIVE_WORKFLOWS]
 
 /** Step states of a step that ended without doing its work: its last try failed, or a step it needed did. */
 export const FAILED_STEP_STATES: ReadonlySet<string> = new Set(['failed', 'upstream_failed'])

@@ -1,12 +1,14 @@
 // The steps that leave a mark of the action: the revision's site-action tag in Deckhand, and the deployment-status
 // ConfigMap in the cluster (running while the action runs, completed at its end, with its result).
+import { TAG_WATCHED_TASKS } from '@slipway/airflow-contract'
 import { stringify } from 'yaml'
 import { actionOf } from '../domain/conf.ts'
 import { StepFailure } from '../types.ts'
 import type { Step, StepContext } from './context.ts'
 
-/** The tasks whose end decides the action's tag: the armada build's last task and either side of the upgrade branch. */
-export const TAG_WATCHED_TASKS = ['armada_build.armada_get_releases', 'upgrade_airflow', 'skip_upgrade_airflow'] as const
+/** The tasks whose end decides the action's tag (the workflow catalog's): the armada build's last task and either side
+ * of the upgrade branch. */
+export { TAG_WATCHED_TASKS }
 const FAILED = new Set(['failed', 'upstream_failed'])
 
 /** Failure when a watched task failed or could not run for a failure; else success. */

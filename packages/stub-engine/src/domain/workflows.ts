@@ -2,6 +2,7 @@
 // grouped tasks are named `<group>.<task>` (task groups; there are no sub-DAGs in Airflow 3). A task that depends on a
 // group depends on the group's last tasks; a group that depends on a task starts every one of its first tasks after it.
 
+import { EXCLUSIVE_WORKFLOWS } from '@slipway/airflow-contract'
 import type { StepKind } from '@slipway/steps'
 
 export type TriggerRule = 'all_success' | 'all_done' | 'none_failed' | 'one_success'
@@ -34,9 +35,7 @@ export interface DagDef {
 type Workflow = Omit<DagDef, 'tags'>
 
 /** DAGs that may not run side by side (the `dag_concurrency_check` step fails while another of them runs). */
-export const SITE_ACTION_DAGS: ReadonlySet<string> = new Set([
-  'deploy_site', 'update_site', 'update_software', 'redeploy_server', 'relabel_nodes'
-])
+export const SITE_ACTION_DAGS: ReadonlySet<string> = new Set(EXCLUSIVE_WORKFLOWS)
 
 /** The task's own name: its id without the group prefix. */
 export const taskName = (taskId: string): string => taskId.slice(taskId.lastIndexOf('.') + 1)
