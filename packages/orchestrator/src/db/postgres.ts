@@ -3,6 +3,7 @@ import pg from 'pg'
 import type { Repositories } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
 import { postgresStagingJournal } from './staging-journal.ts'
+import { postgresRunSummaries } from './run-summaries.ts'
 import { listVersionOf, listVersionSql } from './list-version.ts'
 import { toAction, toAudit, toLock, toNote, toRunOwners, toValidationFailure, type Row } from './rows.ts'
 
@@ -214,6 +215,20 @@ export async function openPostgres (url: string, options: { schema?: string } = 
       }
     },
     stagingJournal: postgresStagingJournal(q),
+    runSummaries: postgresRunSummaries(q, async (work) => {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const result = await work(async (text, values = []) => (await client.query(text, values)).rows as Row[])
+        await client.query('COMMIT')
+        return result
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {})
+        throw error
+      } finally {
+        client.release()
+      }
+    }),
     async close () {
       if (closed) return
       closed = true

@@ -1,5 +1,6 @@
 // The orchestrator's tables (actions, validations, audit, notes, locks) behind one asynchronous interface, so that
 // the embedded SQLite and PostgreSQL implementations are interchangeable.
+import type { RunSummaryStore } from './run-summaries.ts'
 import type { StagingJournal } from './staging-journal.ts'
 
 export interface ActionRecord {
@@ -157,5 +158,7 @@ export interface Repositories {
     get: (id: string) => Promise<LockRecord | undefined>
   }
   stagingJournal: StagingJournal
+  /** The compact summaries of runs that ended for good (the engine watch's); absent: the watch keeps them itself. */
+  runSummaries?: RunSummaryStore
   close: () => Promise<void>
 }

@@ -6,6 +6,7 @@ import type { AuditRecord, NoteRecord, Repositories, ValidationFailureRecord } f
 import { MIGRATIONS } from './migrations.ts'
 import { sqliteStagingJournal } from './staging-journal.ts'
 import { sqliteActionDetail } from './sqlite-action-detail.ts'
+import { sqliteRunSummaries } from './run-summaries.ts'
 import { listVersionOf, listVersionSql } from './list-version.ts'
 import { toAction, toLock, toNote, toRunOwners, type Row } from './rows.ts'
 
@@ -194,6 +195,7 @@ export function openSqlite (dataDir: string): Repositories {
       }
     },
     stagingJournal: sqliteStagingJournal(db),
+    runSummaries: sqliteRunSummaries(db),
     async close () { if (db.isOpen) db.close() }
   }
 }
