@@ -78,6 +78,7 @@ export async function openPostgres (url: string, options: { schema?: string } = 
         // a window: the newest first, turned back to oldest first (LIMIT NULL: no limit)
         : (await q('SELECT * FROM actions WHERE id > $1 ORDER BY id DESC LIMIT $2', [window.since ?? '', window.limit ?? null]))
             .reverse().map(toAction),
+      page: async (afterId, limit) => (await q('SELECT * FROM actions WHERE id > $1 ORDER BY id LIMIT $2', [afterId, limit])).map(toAction),
       listVersion: async () => listVersionOf(await Promise.all(ACTION_LIST_VERSION.map(async (sql) => await q(sql)))),
       listTagsPending: async () => (await q(
         'SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 AND start_state = \'started\' ORDER BY id'

@@ -92,6 +92,8 @@ export interface Repositories {
     get: (id: string) => Promise<ActionRecord | undefined>
     /** All actions, oldest first; or a window of them: those after `since` (an action id), the `limit` newest. */
     list: (window?: ListWindow) => Promise<ActionRecord[]>
+    /** Up to `limit` actions after `afterId` (an action id; '' for the first), oldest first: the whole list in pages. */
+    page: (afterId: string, limit: number) => Promise<ActionRecord[]>
     /**
      * A token that changes whenever anything a list of actions shows from the database does: an action added, a start
      * settled or noted, an action's note added. Cheap (index reads); compared, never parsed.

@@ -54,6 +54,7 @@ export function openSqlite (dataDir: string): Repositories {
       project_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     getAction: db.prepare('SELECT * FROM actions WHERE id = ?'),
     listActions: db.prepare('SELECT * FROM actions ORDER BY id'),
+    pageActions: db.prepare('SELECT * FROM actions WHERE id > ? ORDER BY id LIMIT ?'),
     // a window: the newest first, turned back to oldest first (LIMIT -1: no limit)
     listWindow: db.prepare('SELECT * FROM actions WHERE id > ? ORDER BY id DESC LIMIT ?'),
     // '0' follows '/': every `action/…` id and nothing else
@@ -118,6 +119,7 @@ export function openSqlite (dataDir: string): Repositories {
       list: async (window) => window === undefined
         ? stmt.listActions.all().map((r) => toAction(r as Row))
         : stmt.listWindow.all(window.since ?? '', window.limit ?? -1).reverse().map((r) => toAction(r as Row)),
+      page: async (afterId, limit) => stmt.pageActions.all(afterId, limit).map((r) => toAction(r as Row)),
       listVersion: async () => listVersionOf(stmt.listVersion.map((s) => s.all() as Row[])),
       listTagsPending: async () => stmt.tagsPending.all().map((r) => toAction(r as Row)),
       async markTagsDone (id) { stmt.markTags.run(id) },
