@@ -17,7 +17,7 @@ import type { CallContext } from '@slipway/common'
 import { FINISHED_RUN_STATES } from '@slipway/airflow-contract'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import type { StepState } from './steps.ts'
-import { createRunSummaries, decodeSummary, encodeSummary, sameSlimRun, slimRun } from './run-summaries.ts'
+import { createRunSummaries, decodeRun, decodeSummary, encodeSummary, sameSlimRun, slimRun } from './run-summaries.ts'
 import type { RunSummaryRecord, RunSummaryStore } from '../db/run-summaries.ts'
 import { directReads, type EngineReads } from './engine-reads.ts'
 
@@ -247,7 +247,7 @@ export function createEngineWatch (options: WatchOptions) {
     for (const record of await store.all()) {
       const k = key(record.dag_id, record.run_id)
       const r = runs.get(k)
-      if (r !== undefined && FINISHED_RUN_STATES.has(r.state) && sameSlimRun(r, decodeSummary(record).run)) same.add(k)
+      if (r !== undefined && FINISHED_RUN_STATES.has(r.state) && sameSlimRun(r, decodeRun(record))) same.add(k)
     }
     return same
   }
@@ -316,7 +316,7 @@ export function createEngineWatch (options: WatchOptions) {
       const stored = await options.store?.get([{ dag_id: dagId, run_id: runId }])
       // a run the watch has not seen yet (another orchestrator's, a moment old) is asked for
       if (stored === undefined || stored.length === 0) return await direct.run(dagId, runId, callCtx)
-      return decodeSummary(stored[0] as RunSummaryRecord).run
+      return decodeRun(stored[0] as RunSummaryRecord)
     },
     async isPaused (dagId, callCtx) {
       if (!fresh()) return await direct.isPaused(dagId, callCtx)
@@ -343,7 +343,7 @@ export function createEngineWatch (options: WatchOptions) {
           : await store.get(filter.runIds.flatMap((id) => (dagIds ?? [...watched])
             .filter((d) => !runs.has(key(d, id))).map((d) => ({ dag_id: d, run_id: id }))))
         for (const record of records) {
-          if (watched.has(record.dag_id) && !runs.has(key(record.dag_id, record.run_id))) candidates.push(decodeSummary(record).run)
+          if (watched.has(record.dag_id) && !runs.has(key(record.dag_id, record.run_id))) candidates.push(decodeRun(record))
         }
       }
       return candidates.filter((r) => (dagIds === undefined || dagIds.includes(r.dag_id)) &&

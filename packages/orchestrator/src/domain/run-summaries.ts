@@ -103,10 +103,12 @@ export function encodeSummary (run: EngineRun, steps: Iterable<StepState>): RunS
   }
 }
 
+/** A summary's run read back (its steps left as text). */
+export const decodeRun = (record: RunSummaryRecord): EngineRun => slimRun(JSON.parse(record.run) as EngineRun)
+
 /** A summary read back: the run's slim form and its steps, as the watch held them before it wrote them. */
 export function decodeSummary (record: RunSummaryRecord): { run: EngineRun, steps: StepState[] } {
-  const saved = JSON.parse(record.run) as EngineRun
-  const run = slimRun(saved)
+  const run = decodeRun(record)
   const steps = (JSON.parse(record.steps) as Array<{ t: string, m?: number, s?: string | null }>).map((s) =>
     ({ dag_id: run.dag_id, dag_run_id: run.dag_run_id, task_id: s.t, map_index: s.m, state: s.s }) as StepState)
   return { run, steps }
