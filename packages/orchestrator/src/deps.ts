@@ -69,7 +69,7 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
   const { store, engine, provisioner } = clients
   const configdocs = createConfigdocsUseCases(config, repos, locks.configdocs, clients)
   const notes = createNotes({ repos, fetchUrl: clients.noteSource, log })
-  const watch = config.ENGINE_WATCH_INTERVAL_MS === 0 ? undefined : watchWithMetrics(engine, config, metrics, log)
+  const watch = config.ENGINE_WATCH_INTERVAL_MS === 0 ? undefined : watchWithMetrics(engine, config, metrics, log, repos.runSummaries)
   const actions = createActions({
     repos,
     engine,
@@ -166,13 +166,15 @@ function watchWithMetrics (
   engine: EngineClient,
   config: Config,
   metrics: Metrics | undefined,
-  log: ((error: unknown) => void) | undefined
+  log: ((error: unknown) => void) | undefined,
+  summaries: Repositories['runSummaries']
 ): EngineWatch {
   const pollErrors = metrics?.counter('slipway_engine_watch_poll_errors_total', 'Polls of the engine watch that failed')
   const watch = createEngineWatch({
     engine,
     intervalMs: config.ENGINE_WATCH_INTERVAL_MS,
     staleMs: config.ENGINE_WATCH_STALE_MS,
+    store: summaries,
     log: (error) => { pollErrors?.inc(); log?.(error) }
   })
   metrics?.gauge('slipway_engine_watch_lag_seconds', 'Seconds since the engine watch last polled the engine successfully', () => {

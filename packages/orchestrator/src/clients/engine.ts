@@ -227,11 +227,12 @@ export function createEngineClient (options: EngineOptions) {
       await call('PATCH', runPath(dagId, runId), { state }, ctx)
     },
     /** Runs of the given DAGs (or all), paged by total_entries: one call per page. */
-    async runs (filter: { dagIds?: string[], logicalDateGte?: string }, ctx?: CallContext): Promise<EngineRun[]> {
+    async runs (filter: { dagIds?: string[], logicalDateGte?: string, states?: string[] }, ctx?: CallContext): Promise<EngineRun[]> {
       return await allPages(async (offset) => {
         const body: Record<string, unknown> = { page_offset: offset, page_limit: BATCH_PAGE_LIMIT, order_by: 'id' }
         if (filter.dagIds !== undefined) body.dag_ids = filter.dagIds
         if (filter.logicalDateGte !== undefined) body.logical_date_gte = filter.logicalDateGte
+        if (filter.states !== undefined) body.states = filter.states
         const page = (await call<{ dag_runs: EngineRun[], total_entries: number }>('POST', '/api/v2/dags/~/dagRuns/list', body, ctx)).value
         return { items: page.dag_runs, total: page.total_entries }
       })

@@ -1,5 +1,6 @@
 // Schema versions of the orchestrator's database, applied in order at start-up (SQLite and PostgreSQL text).
 import { STAGING_JOURNAL_TABLE } from './staging-journal.ts'
+import { RUN_SUMMARIES_TABLE } from './run-summaries.ts'
 export interface Migration { version: number, sqlite: string, postgres: string }
 
 const TABLES = (json: string, bool: string, ts: string): string => `
@@ -82,5 +83,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 1, sqlite: TABLES('TEXT', 'INTEGER', 'TEXT'), postgres: TABLES('TEXT', 'INTEGER', 'TEXT') },
   { version: 2, ...STAGING_JOURNAL_TABLE },
   { version: 3, sqlite: ACTION_STARTS('TEXT'), postgres: ACTION_STARTS('TEXT') },
-  { version: 4, sqlite: ACTION_CALLERS, postgres: ACTION_CALLERS }
+  { version: 4, sqlite: ACTION_CALLERS, postgres: ACTION_CALLERS },
+  { version: 5, ...RUN_SUMMARIES_TABLE }
 ]

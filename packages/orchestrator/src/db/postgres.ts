@@ -3,6 +3,7 @@ import pg from 'pg'
 import type { Repositories } from './repositories.ts'
 import { MIGRATIONS } from './migrations.ts'
 import { postgresStagingJournal } from './staging-journal.ts'
+import { postgresRunSummaries } from './run-summaries.ts'
 import { listVersionOf, listVersionSql } from './list-version.ts'
 import { toAction, toAudit, toLock, toNote, toRunOwners, toValidationFailure, type Row } from './rows.ts'
 
@@ -77,6 +78,7 @@ export async function openPostgres (url: string, options: { schema?: string } = 
         // a window: the newest first, turned back to oldest first (LIMIT NULL: no limit)
         : (await q('SELECT * FROM actions WHERE id > $1 ORDER BY id DESC LIMIT $2', [window.since ?? '', window.limit ?? null]))
             .reverse().map(toAction),
+      page: async (afterId, limit) => (await q('SELECT * FROM actions WHERE id > $1 ORDER BY id LIMIT $2', [afterId, limit])).map(toAction),
       listVersion: async () => listVersionOf(await Promise.all(ACTION_LIST_VERSION.map(async (sql) => await q(sql)))),
       listTagsPending: async () => (await q(
         'SELECT * FROM actions WHERE tags_done = 0 AND validation_failed = 0 AND start_state = \'started\' ORDER BY id'
@@ -214,6 +216,20 @@ export async function openPostgres (url: string, options: { schema?: string } = 
       }
     },
     stagingJournal: postgresStagingJournal(q),
+    runSummaries: postgresRunSummaries(q, async (work) => {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const result = await work(async (text, values = []) => (await client.query(text, values)).rows as Row[])
+        await client.query('COMMIT')
+        return result
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {})
+        throw error
+      } finally {
+        client.release()
+      }
+    }),
     async close () {
       if (closed) return
       closed = true

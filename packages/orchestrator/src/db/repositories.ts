@@ -1,5 +1,6 @@
 // The orchestrator's tables (actions, validations, audit, notes, locks) behind one asynchronous interface, so that
 // the embedded SQLite and PostgreSQL implementations are interchangeable.
+import type { RunSummaryStore } from './run-summaries.ts'
 import type { StagingJournal } from './staging-journal.ts'
 
 export interface ActionRecord {
@@ -91,6 +92,8 @@ export interface Repositories {
     get: (id: string) => Promise<ActionRecord | undefined>
     /** All actions, oldest first; or a window of them: those after `since` (an action id), the `limit` newest. */
     list: (window?: ListWindow) => Promise<ActionRecord[]>
+    /** Up to `limit` actions after `afterId` (an action id; '' for the first), oldest first: the whole list in pages. */
+    page: (afterId: string, limit: number) => Promise<ActionRecord[]>
     /**
      * A token that changes whenever anything a list of actions shows from the database does: an action added, a start
      * settled or noted, an action's note added. Cheap (index reads); compared, never parsed.
@@ -157,5 +160,7 @@ export interface Repositories {
     get: (id: string) => Promise<LockRecord | undefined>
   }
   stagingJournal: StagingJournal
+  /** The compact summaries of runs that ended for good (the engine watch's); absent: the watch keeps them itself. */
+  runSummaries?: RunSummaryStore
   close: () => Promise<void>
 }

@@ -6,6 +6,7 @@ import type { AuditRecord, NoteRecord, Repositories, ValidationFailureRecord } f
 import { MIGRATIONS } from './migrations.ts'
 import { sqliteStagingJournal } from './staging-journal.ts'
 import { sqliteActionDetail } from './sqlite-action-detail.ts'
+import { sqliteRunSummaries } from './run-summaries.ts'
 import { listVersionOf, listVersionSql } from './list-version.ts'
 import { toAction, toLock, toNote, toRunOwners, type Row } from './rows.ts'
 
@@ -53,6 +54,7 @@ export function openSqlite (dataDir: string): Repositories {
       project_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     getAction: db.prepare('SELECT * FROM actions WHERE id = ?'),
     listActions: db.prepare('SELECT * FROM actions ORDER BY id'),
+    pageActions: db.prepare('SELECT * FROM actions WHERE id > ? ORDER BY id LIMIT ?'),
     // a window: the newest first, turned back to oldest first (LIMIT -1: no limit)
     listWindow: db.prepare('SELECT * FROM actions WHERE id > ? ORDER BY id DESC LIMIT ?'),
     // '0' follows '/': every `action/…` id and nothing else
@@ -117,6 +119,7 @@ export function openSqlite (dataDir: string): Repositories {
       list: async (window) => window === undefined
         ? stmt.listActions.all().map((r) => toAction(r as Row))
         : stmt.listWindow.all(window.since ?? '', window.limit ?? -1).reverse().map((r) => toAction(r as Row)),
+      page: async (afterId, limit) => stmt.pageActions.all(afterId, limit).map((r) => toAction(r as Row)),
       listVersion: async () => listVersionOf(stmt.listVersion.map((s) => s.all() as Row[])),
       listTagsPending: async () => stmt.tagsPending.all().map((r) => toAction(r as Row)),
       async markTagsDone (id) { stmt.markTags.run(id) },
@@ -194,6 +197,7 @@ export function openSqlite (dataDir: string): Repositories {
       }
     },
     stagingJournal: sqliteStagingJournal(db),
+    runSummaries: sqliteRunSummaries(db),
     async close () { if (db.isOpen) db.close() }
   }
 }

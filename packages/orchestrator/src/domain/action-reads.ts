@@ -14,6 +14,9 @@ import { keptAnswers, sameInputs } from './kept-answers.ts'
 /** How many of the newest actions of the last list read keep their entries (see `listed`). */
 const KEPT_ENTRIES = 1000
 
+/** How many actions a whole list reads at a time, with their runs, steps and notes. */
+const LIST_PAGE = 500
+
 /** How a saved start state reads in the entity's `start_status`. */
 const START_STATUS: Record<StartState, string> = {
   pending: 'trigger_pending', started: 'started', failed: 'failed_to_start', refused: 'refused'
@@ -112,14 +115,6 @@ export function createActionReads (deps: {
     }
   }
 
-  async function pausedDags (dagIds: string[], ctx: RequestContext): Promise<Set<string>> {
-    const paused = new Set<string>()
-    for (const dagId of new Set(dagIds)) {
-      if (await reads.isPaused(dagId, ctx) === true) paused.add(dagId)
-    }
-    return paused
-  }
-
   // GET /actions' entries kept per action while their inputs are the very same: the engine watch hands out the same
   // run and step objects until the engine changes them, so an action that has ended is made once, not on every
   // read of the list. The record's fields that change after it is saved are part of the inputs; the others never
@@ -141,45 +136,84 @@ export function createActionReads (deps: {
 
   /**
    * GET /actions, each entry made as it is read (`entries`): runs and steps come from batched engine calls, never
-   * calls per action; `window` narrows it to the actions after an id, the newest so many.
+   * calls per action; `window` narrows it to the actions after an id, the newest so many. The whole list is read in
+   * pages of LIST_PAGE actions (by id, oldest first), each page's runs, steps and notes with it, while the answer is
+   * written: its cost grows with its size, and nothing holds the whole history at once. The first page is read
+   * before the answer starts, so that a database or engine failing at once is answered as an error.
    */
   async function listEntries (verbosity: number, ctx: RequestContext, window?: ListWindow) {
-    const actions = await repos.actions.list(window)
-    const started = actions.filter((a) => !a.validation_failed)
-    const dagIds = [...new Set(started.map((a) => a.dag_id))]
-    // the engine's runs, DAG flags and steps and the database's notes are independent: read them at once
-    const [runs, paused, steps, notes] = await Promise.all([
-      // a window's runs by id; the whole list's all at once
-      dagIds.length === 0 ? [] : reads.runs(window === undefined ? { dagIds } : { dagIds, runIds: started.map((a) => a.id) }, ctx),
-      pausedDags(dagIds, ctx),
-      stepsOfMany(started, ctx),
-      actions.length === 0 ? new Map<string, NoteView[]>() : deps.notes.forActions(actions.map((a) => a.id), verbosity)
-    ])
-    const byRunId = new Map(runs.map((r) => [r.dag_run_id, r]))
-    const keepFrom = Math.max(0, actions.length - KEPT_ENTRIES)
-    function * entries () {
-      const next = new Map<string, { inputs: unknown[], entry: ReturnType<typeof entityOf> }>()
-      for (const [i, action] of actions.entries()) {
-        const run = byRunId.get(action.id)
-        const dagPaused = paused.has(action.dag_id)
-        const actionSteps = steps.get(action.id) ?? []
+    const paused = new Map<string, Promise<boolean>>()
+    const pausedOf = async (dagId: string): Promise<boolean> => {
+      let flag = paused.get(dagId)
+      if (flag === undefined) {
+        flag = reads.isPaused(dagId, ctx).then((p) => p === true)
+        paused.set(dagId, flag)
+      }
+      return await flag
+    }
+    // reads not served by a fresh watch go to the engine, which cannot list runs by id: the whole list's runs are
+    // read once, as before, not once a page
+    let allRuns: Promise<EngineRun[]> | undefined
+    const runsOf = async (dagIds: string[], runIds: string[]): Promise<EngineRun[]> => {
+      if (window !== undefined || reads.version() !== undefined) return await reads.runs({ dagIds, runIds }, ctx)
+      allRuns ??= reads.runs({}, ctx)
+      const ids = new Set(runIds)
+      return (await allRuns).filter((r) => dagIds.includes(r.dag_id) && ids.has(r.dag_run_id))
+    }
+    const first = await pageOf(window === undefined ? await repos.actions.page('', LIST_PAGE) : await repos.actions.list(window))
+    const next = new Map<string, { inputs: unknown[], entry: ReturnType<typeof entityOf> }>()
+
+    /** One page of actions with their runs, pause flags, steps and notes. */
+    async function pageOf (actions: ActionRecord[]) {
+      const started = actions.filter((a) => !a.validation_failed)
+      const dagIds = [...new Set(started.map((a) => a.dag_id))]
+      // the engine's runs, DAG flags and steps and the database's notes are independent: read them at once
+      const [runs, flags, steps, notes] = await Promise.all([
+        dagIds.length === 0 ? [] : runsOf(dagIds, started.map((a) => a.id)),
+        Promise.all(dagIds.map(async (d) => [d, await pausedOf(d)] as const)),
+        stepsOfMany(started, ctx),
+        actions.length === 0 ? new Map<string, NoteView[]>() : deps.notes.forActions(actions.map((a) => a.id), verbosity)
+      ])
+      return { actions, byRunId: new Map(runs.map((r) => [r.dag_run_id, r])), flags: new Map(flags), steps, notes }
+    }
+
+    function * entriesOf (page: Awaited<ReturnType<typeof pageOf>>) {
+      for (const action of page.actions) {
+        const run = page.byRunId.get(action.id)
+        const dagPaused = page.flags.get(action.dag_id) ?? false
+        const actionSteps = page.steps.get(action.id) ?? []
         const inputs = [action.start_state, action.start_reason, action.validation_failed, action.dag_execution_date,
           run, dagPaused, ...actionSteps]
         const kept = listed.get(action.id)
         const entry = kept !== undefined && sameInputs(kept.inputs, inputs)
           ? kept.entry
           : entityOf(action, run, dagPaused, actionSteps)
-        if (i >= keepFrom) next.set(action.id, { inputs, entry })
-        yield { ...entry, notes: notes.get(action.id) ?? [] }
+        // the newest KEPT_ENTRIES of this read: those read last
+        next.set(action.id, { inputs, entry })
+        if (next.size > KEPT_ENTRIES) next.delete(next.keys().next().value as string)
+        yield { ...entry, notes: page.notes.get(action.id) ?? [] }
+      }
+    }
+
+    async function * entries () {
+      let page = first
+      yield * entriesOf(page)
+      // a window is read at once; the whole list page after page
+      const more = (read: typeof page): boolean => window === undefined && read.actions.length === LIST_PAGE
+      while (more(page)) {
+        page = await pageOf(await repos.actions.page(page.actions[page.actions.length - 1]!.id, LIST_PAGE))
+        yield * entriesOf(page)
       }
       listed = next
     }
-    return { count: actions.length, entries: entries() }
+    return { entries: entries() }
   }
 
   /** GET /actions as one array (tests, small lists). */
   async function list (verbosity: number, ctx: RequestContext, window?: ListWindow) {
-    return [...(await listEntries(verbosity, ctx, window)).entries]
+    const answer = []
+    for await (const entry of (await listEntries(verbosity, ctx, window)).entries) answer.push(entry)
+    return answer
   }
 
   /**

@@ -4,9 +4,12 @@
 // `updated_at` but does not return it, so the watermark is this process's clock, reaching back `OVERLAP_MS` for clock
 // skew and late commits); every `resyncMs` the run list again (runs deleted in the engine leave the watch then) and
 // the task instances of the runs still moving and of a slice of the others, in turn.
-// What it holds stays small as the history grows: a run that ended and has not changed for `keepTasksMs` keeps only
-// a summary (run-summaries.ts: its steps' states, all a list of actions needs, and the run's few fields read), and
-// reads of its whole task instances go to the engine; a run that changes again is read whole at the next poll. A
+// What it holds does not grow with the history: a run that ended and has not changed for `keepTasksMs` leaves it, its
+// compact final summary (run-summaries.ts: its steps' states, all a list of actions needs, and the run's few fields
+// read) written to the orchestrator's database, from where the list reads it; reads of its whole task instances go
+// to the engine; a run that changes again is held and read whole at the next poll, and written anew when it ends.
+// With a database, a resync asks the engine only for the runs not ended and what changed, not every run ever made
+// (without one, as in some tests, the watch keeps the summaries itself and reads every run again). A
 // read that finds the watch older than `staleMs`, stopped, or invalidated by one of this process's writes calls the
 // engine itself, so no answer is older than that bound.
 // Several orchestrators each keep their own; correctness never depends on it.
@@ -14,50 +17,11 @@ import type { CallContext } from '@slipway/common'
 import { FINISHED_RUN_STATES } from '@slipway/airflow-contract'
 import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
 import type { StepState } from './steps.ts'
-import { createRunSummaries, sameSlimRun, slimRun } from './run-summaries.ts'
+import { createRunSummaries, decodeRun, decodeSummary, encodeSummary, sameSlimRun, slimRun } from './run-summaries.ts'
+import type { RunSummaryRecord, RunSummaryStore } from '../db/run-summaries.ts'
+import { directReads, type EngineReads } from './engine-reads.ts'
 
-/** The engine reads that actions and workflows make; the watch serves them, or passes them to the engine. */
-export interface EngineReads {
-  run: (dagId: string, runId: string, ctx?: CallContext) => Promise<EngineRun | undefined>
-  isPaused: (dagId: string, ctx?: CallContext) => Promise<boolean | undefined>
-  tasks: (dagId: string, runId: string, ctx?: CallContext) => Promise<EngineTask[]>
-  /** Runs of these DAGs, from that date; `runIds`: only those (what the engine is asked for is not narrowed by it). */
-  runs: (filter: { dagIds?: string[], logicalDateGte?: string, runIds?: string[] }, ctx?: CallContext) => Promise<EngineRun[]>
-  tasksOfRuns: (filter: { dagIds?: string[], runIds: string[] }, ctx?: CallContext) => Promise<StepState[]>
-  /** This process changed the engine: a run it triggered, a DAG it paused or unpaused, anything else. */
-  triggered: (run: EngineRun) => void
-  paused: (dagId: string, isPaused: boolean) => void
-  changed: () => void
-  /**
-   * While reads are served from a fresh watch, a token that changes whenever what a list of actions shows of the
-   * engine does (a run added, gone or in another state, a task instance added or in another state, a pause flag);
-   * undefined when reads go to the engine.
-   */
-  version: () => string | undefined
-}
-
-/** Reads straight from the engine (no watch): a missing DAG reads as undefined. */
-export function directReads (engine: EngineClient): EngineReads {
-  return {
-    run: engine.run,
-    isPaused: async (dagId, ctx) => await engine.dag(dagId, ctx).then((d) => d.is_paused, (error: unknown) => {
-      if ((error as { statusCode?: number }).statusCode === 404) return undefined
-      throw error
-    }),
-    tasks: engine.tasks,
-    async runs (filter, ctx) {
-      const all = await engine.runs({ dagIds: filter.dagIds, logicalDateGte: filter.logicalDateGte }, ctx)
-      if (filter.runIds === undefined) return all
-      const wanted = new Set(filter.runIds)
-      return all.filter((r) => wanted.has(r.dag_run_id))
-    },
-    tasksOfRuns: engine.tasksOfRuns,
-    triggered: () => {},
-    paused: () => {},
-    changed: () => {},
-    version: () => undefined
-  }
-}
+export { directReads, type EngineReads }
 
 export interface WatchOptions {
   engine: EngineClient
@@ -72,11 +36,20 @@ export interface WatchOptions {
   resyncSlice?: number
   /** How long a run that ended and stopped changing keeps its whole task instances, for the reads that follow its end. */
   keepTasksMs?: number
+  /**
+   * Where the final summaries of runs that ended for good go (the orchestrator's database): the watch then holds
+   * nothing of such a run, reads them back when asked, and its resync asks the engine only for the runs not ended
+   * and those changed since the last poll. Absent: it keeps them itself (run-summaries.ts) and reads every run again.
+   */
+  store?: RunSummaryStore
   /** Longest pause between polls while the engine fails. */
   maxBackoffMs?: number
   now?: () => number
   log?: (error: unknown) => void
 }
+
+/** The run states of a run not ended: the runs a resync with a store asks the engine for. */
+const UNFINISHED_RUN_STATES = ['queued', 'running']
 
 /** How far back each incremental read reaches before the newest change seen: the engine's clock and commit order. */
 const OVERLAP_MS = 5000
@@ -187,8 +160,29 @@ export function createEngineWatch (options: WatchOptions) {
       if (old.size !== (now?.size ?? 0) || [...(now ?? [])].some(([tk, t]) => old.get(tk)?.state !== t.state)) changes++
     }
   }
-  /** Keeps only a summary of runs that ended and have not changed for `keepTasksMs`. */
-  function compact (at: number): void {
+  /**
+   * Keeps only a summary of runs that ended and have not changed for `keepTasksMs`: in the store, holding nothing of
+   * them once it is written (a run that changed meanwhile stays), else in memory.
+   */
+  async function compact (at: number): Promise<void> {
+    const { store } = options
+    if (store !== undefined) {
+      const done: Array<[string, EngineRun, number]> = []
+      for (const [k, seen] of whole) {
+        const run = runs.get(k)
+        if (run === undefined) { whole.delete(k); continue }
+        if (FINISHED_RUN_STATES.has(run.state) && at - seen >= keepTasksMs) done.push([k, run, seen])
+      }
+      if (done.length === 0) return
+      await store.put(done.map(([k, run]) => encodeSummary(run, tasks.get(k)?.values() ?? [])))
+      for (const [k, run, seen] of done) {
+        if (runs.get(k) !== run || whole.get(k) !== seen || toRead.has(k)) continue
+        runs.delete(k)
+        tasks.delete(k)
+        whole.delete(k)
+      }
+      return
+    }
     for (const [k, seen] of whole) {
       const run = runs.get(k)
       if (run === undefined) { whole.delete(k); continue }
@@ -209,6 +203,7 @@ export function createEngineWatch (options: WatchOptions) {
 
   /** The run list again; the task instances of the runs still moving and of a slice of the ended ones, in turn. */
   async function resync (started: number): Promise<void> {
+    if (options.store !== undefined) { await resyncHeld(started); return }
     const all = await engine.runs({}, ctx)
     const listed = new Set(all.map((r) => key(r.dag_id, r.dag_run_id)))
     for (const k of runs.keys()) {
@@ -225,6 +220,38 @@ export function createEngineWatch (options: WatchOptions) {
     for (const k of again) whole.set(k, started - keepTasksMs)
   }
 
+  /**
+   * With a store, the watch holds only the runs not ended and those that ended lately: the engine is asked for its
+   * runs not ended (a held one it no longer lists was deleted) and for what changed since the last poll, and the
+   * task instances of the held runs are read again.
+   */
+  async function resyncHeld (started: number): Promise<void> {
+    const [open, changed] = await Promise.all([
+      engine.runs({ states: UNFINISHED_RUN_STATES }, ctx),
+      engine.changedSince(new Date((watermark ?? started) - OVERLAP_MS).toISOString(), ctx)
+    ])
+    const listed = new Set([...open, ...changed.runs].map((r) => key(r.dag_id, r.dag_run_id)))
+    for (const [k, r] of runs) {
+      if (listed.has(k) || FINISHED_RUN_STATES.has(r.state)) continue
+      runs.delete(k); tasks.delete(k); whole.delete(k); toRead.delete(k); changes++
+    }
+    noteRuns(open, started)
+    noteRuns(changed.runs, started)
+    noteTasks(changed.tasks, started)
+    await readWhole([...whole.keys()], started)
+  }
+
+  /** The first poll with a store: a run that ended and whose summary is stored as it is now is not held. */
+  async function storedAlready (store: RunSummaryStore): Promise<Set<string>> {
+    const same = new Set<string>()
+    for (const record of await store.all()) {
+      const k = key(record.dag_id, record.run_id)
+      const r = runs.get(k)
+      if (r !== undefined && FINISHED_RUN_STATES.has(r.state) && sameSlimRun(r, decodeRun(record))) same.add(k)
+    }
+    return same
+  }
+
   async function poll (): Promise<void> {
     const started = now()
     const dags = await engine.dags(ctx)
@@ -239,6 +266,7 @@ export function createEngineWatch (options: WatchOptions) {
       toRead.clear()
       for (const r of all) if (watched.has(r.dag_id)) setRun(r)
       changes++
+      if (options.store !== undefined) for (const k of await storedAlready(options.store)) runs.delete(k)
       await readWhole([...runs.keys()], started)
       // what ended before this process started keeps its steps' states only, from the first poll on
       for (const [k, r] of runs) if (FINISHED_RUN_STATES.has(r.state)) whole.set(k, started - keepTasksMs)
@@ -253,7 +281,7 @@ export function createEngineWatch (options: WatchOptions) {
       noteTasks(changed.tasks, started)
     }
     await readWhole([...toRead], started)
-    compact(started)
+    await compact(started)
     if (dags.length !== pausedFlags.size || dags.some((d) => pausedFlags.get(d.dag_id) !== d.is_paused)) changes++
     pausedFlags.clear()
     for (const d of dags) pausedFlags.set(d.dag_id, d.is_paused)
@@ -282,9 +310,13 @@ export function createEngineWatch (options: WatchOptions) {
 
   const reads: EngineReads = {
     async run (dagId, runId, callCtx) {
+      if (!fresh()) return await direct.run(dagId, runId, callCtx)
+      const held = runs.get(key(dagId, runId))
+      if (held !== undefined) return held
+      const stored = await options.store?.get([{ dag_id: dagId, run_id: runId }])
       // a run the watch has not seen yet (another orchestrator's, a moment old) is asked for
-      if (!fresh() || !runs.has(key(dagId, runId))) return await direct.run(dagId, runId, callCtx)
-      return runs.get(key(dagId, runId))
+      if (stored === undefined || stored.length === 0) return await direct.run(dagId, runId, callCtx)
+      return decodeRun(stored[0] as RunSummaryRecord)
     },
     async isPaused (dagId, callCtx) {
       if (!fresh()) return await direct.isPaused(dagId, callCtx)
@@ -301,15 +333,31 @@ export function createEngineWatch (options: WatchOptions) {
       const dagIds = filter.dagIds
       // a few runs by id (a window of the action list) are looked up, not found among every run kept
       const candidates = filter.runIds === undefined
-        ? runs.values()
+        ? [...runs.values()]
         : filter.runIds.flatMap((id) => (dagIds ?? [...watched]).map((d) => runs.get(key(d, id))).filter((r) => r !== undefined))
-      return [...candidates].filter((r) => (dagIds === undefined || dagIds.includes(r.dag_id)) &&
+      const { store } = options
+      if (store !== undefined) {
+        // the runs that ended for good, from their stored summaries (one the watch holds again is taken as held)
+        const records = filter.runIds === undefined
+          ? await store.all(dagIds)
+          : await store.get(filter.runIds.flatMap((id) => (dagIds ?? [...watched])
+            .filter((d) => !runs.has(key(d, id))).map((d) => ({ dag_id: d, run_id: id }))))
+        for (const record of records) {
+          if (watched.has(record.dag_id) && !runs.has(key(record.dag_id, record.run_id))) candidates.push(decodeRun(record))
+        }
+      }
+      return candidates.filter((r) => (dagIds === undefined || dagIds.includes(r.dag_id)) &&
         (since === undefined || (r.logical_date != null && Date.parse(r.logical_date) >= since)))
     },
     async tasksOfRuns (filter, callCtx) {
       const dagIds = filter.dagIds ?? [...watched]
       if (!fresh() || dagIds.some((d) => !watched.has(d))) return await direct.tasksOfRuns(filter, callCtx)
-      return dagIds.flatMap((d) => filter.runIds.flatMap((r) => [...stepsOf(key(d, r), d, r)]))
+      const held = dagIds.flatMap((d) => filter.runIds.flatMap((r) => [...stepsOf(key(d, r), d, r)]))
+      const { store } = options
+      if (store === undefined) return held
+      const missing = dagIds.flatMap((d) => filter.runIds.filter((r) => !runs.has(key(d, r))).map((r) => ({ dag_id: d, run_id: r })))
+      for (const record of await store.get(missing)) held.push(...decodeSummary(record).steps)
+      return held
     },
     triggered (run) {
       noteRuns([run], now())
@@ -336,8 +384,11 @@ export function createEngineWatch (options: WatchOptions) {
       stopped = true
       if (timer !== undefined) clearTimeout(timer)
     },
-    /** Milliseconds since the last successful poll started (undefined before the first), polls and errors. */
-    status: () => ({ lagMs: syncedAt === undefined ? undefined : now() - syncedAt, fresh: fresh(), ...stats }),
+    /**
+     * Milliseconds since the last successful poll started (undefined before the first), polls and errors; `held`: how
+     * many runs the watch holds (whole or as a summary of its own).
+     */
+    status: () => ({ lagMs: syncedAt === undefined ? undefined : now() - syncedAt, fresh: fresh(), held: runs.size, ...stats }),
     /** One poll now (tests). */
     poll
   }

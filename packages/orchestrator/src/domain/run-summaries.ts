@@ -5,6 +5,7 @@
 // are read from the engine when one run is asked for.
 import type { EngineRun } from '../clients/engine.ts'
 import type { StepState } from './steps.ts'
+import type { RunSummaryRecord } from '../db/run-summaries.ts'
 
 type Shape = ReadonlyArray<{ task_id: string, map_index: number | undefined }>
 
@@ -88,4 +89,27 @@ export function createRunSummaries () {
       expanded.clear()
     }
   }
+}
+
+/** A run's final summary as the database keeps it: its slim form and each step's task id, map index and state. */
+export function encodeSummary (run: EngineRun, steps: Iterable<StepState>): RunSummaryRecord {
+  return {
+    dag_id: run.dag_id,
+    run_id: run.dag_run_id,
+    logical_date: run.logical_date ?? null,
+    run: JSON.stringify(slimRun(run)),
+    // a field that was undefined stays out, and reads back undefined; null stays null
+    steps: JSON.stringify([...steps].map((s) => ({ t: s.task_id, m: s.map_index, s: s.state })))
+  }
+}
+
+/** A summary's run read back (its steps left as text). */
+export const decodeRun = (record: RunSummaryRecord): EngineRun => slimRun(JSON.parse(record.run) as EngineRun)
+
+/** A summary read back: the run's slim form and its steps, as the watch held them before it wrote them. */
+export function decodeSummary (record: RunSummaryRecord): { run: EngineRun, steps: StepState[] } {
+  const run = decodeRun(record)
+  const steps = (JSON.parse(record.steps) as Array<{ t: string, m?: number, s?: string | null }>).map((s) =>
+    ({ dag_id: run.dag_id, dag_run_id: run.dag_run_id, task_id: s.t, map_index: s.m, state: s.s }) as StepState)
+  return { run, steps }
 }

@@ -12,7 +12,7 @@ import {
 } from '../schemas/actions.ts'
 import { VerbosityOnlySchema } from '../schemas/query.ts'
 import { rule } from '../policy.ts'
-import { jsonPieces } from './json-pieces.ts'
+import { jsonPiecesOf } from './json-pieces.ts'
 
 // an action's answer the domain hands out again unchanged while its inputs are (domain/kept-answers.ts) is turned into
 // JSON once, for as long as it lives; with the newline every JSON answer ends with
@@ -63,7 +63,7 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     const { entries } = await actions.listEntries(verbosity, request.ctx, window)
     // the whole history, polled by clients: each entry made and written as the answer is sent (json-pieces.ts); the
     // schema documents them
-    const pieces = Readable.from(jsonPieces(entries), { objectMode: false })
+    const pieces = Readable.from(jsonPiecesOf(entries), { objectMode: false })
     return await (reply as FastifyReply).type('application/json; charset=utf-8').send(pieces)
   })
 

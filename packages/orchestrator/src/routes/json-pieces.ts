@@ -10,15 +10,37 @@ export const PIECE_CHARS = 16 * 1024
  * items made as they are read (a generator) are each let go once written.
  */
 export function * jsonPieces (items: Iterable<unknown>, pieceChars = PIECE_CHARS): Generator<string> {
+  const pieces = piecesOf(pieceChars)
+  for (const item of items) {
+    const piece = pieces.add(item)
+    if (piece !== undefined) yield piece
+  }
+  yield pieces.end()
+}
+
+/** The same for items read as they are written (pages of a database read): each page let go once written. */
+export async function * jsonPiecesOf (items: AsyncIterable<unknown>, pieceChars = PIECE_CHARS): AsyncGenerator<string> {
+  const pieces = piecesOf(pieceChars)
+  for await (const item of items) {
+    const piece = pieces.add(item)
+    if (piece !== undefined) yield piece
+  }
+  yield pieces.end()
+}
+
+/** The array's text item by item: a piece once it reaches `pieceChars`, and the rest at the end. */
+function piecesOf (pieceChars: number) {
   let piece = '['
   let first = true
-  for (const item of items) {
-    piece += (first ? '' : ',') + JSON.stringify(item)
-    first = false
-    if (piece.length >= pieceChars) {
-      yield piece
+  return {
+    add (item: unknown): string | undefined {
+      piece += (first ? '' : ',') + JSON.stringify(item)
+      first = false
+      if (piece.length < pieceChars) return undefined
+      const full = piece
       piece = ''
-    }
+      return full
+    },
+    end: (): string => `${piece}]\n`
   }
-  yield `${piece}]\n`
 }

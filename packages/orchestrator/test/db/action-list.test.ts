@@ -30,6 +30,22 @@ for (const backend of backends) {
       expect((await repos.actions.list({ limit: 1 }))[0]).toEqual(await repos.actions.get(String(ids[4])))
     })
 
+    it('reads the whole list in pages: those after an id, oldest first, so many at a time', async () => {
+      const { repos } = await backend.open()
+      const ids: string[] = []
+      for (let i = 0; i < 5; i++) {
+        const a = action()
+        ids.push(a.id)
+        await repos.actions.insert(a)
+      }
+      const pageOf = async (after: string, limit: number) => (await repos.actions.page(after, limit)).map((a) => a.id)
+      expect(await pageOf('', 2)).toEqual(ids.slice(0, 2))
+      expect(await pageOf(String(ids[1]), 2)).toEqual(ids.slice(2, 4))
+      expect(await pageOf(String(ids[3]), 2)).toEqual(ids.slice(4))
+      expect(await pageOf(String(ids[4]), 2)).toEqual([])
+      expect((await repos.actions.page('', 1))[0]).toEqual(await repos.actions.get(String(ids[0])))
+    })
+
     it('changes the list version on each write a list shows, and only then', async () => {
       const { repos } = await backend.open()
       const versions = new Set<string>()

@@ -28,8 +28,15 @@ function world () {
   ])
   const paused = { value: false }
   const notes = new Map<string, NoteView[]>()
-  const repos = { actions: { list: async () => [...records.values()].map((r) => ({ ...r })) } } as unknown as Repositories
+  const fresh = (): ActionRecord[] => [...records.values()].map((r) => ({ ...r }))
+  const repos = {
+    actions: {
+      list: async () => fresh(),
+      page: async (after: string, limit: number) => fresh().filter((r) => r.id > after).slice(0, limit)
+    }
+  } as unknown as Repositories
   const reads = {
+    version: () => 'fresh',
     runs: async () => [...runs.values()],
     isPaused: async () => paused.value,
     tasksOfRuns: async () => [...steps.values()].flat()
