@@ -8,6 +8,7 @@ import { AUTH } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML } from '../helpers/stack.ts'
 import { bufferState, extraCollection } from '../helpers/buffer-state.ts'
 import { isWrite, startStoreGate, type StoreGate } from '../helpers/store-gate.ts'
+import { creds, HOSTS, PLAIN_SECRET } from '../helpers/secret-documents.ts'
 
 type Stack = Awaited<ReturnType<typeof buildTestStack>>
 const YAML = { ...AUTH, 'content-type': 'application/x-yaml' }
@@ -23,39 +24,6 @@ data:
   validations: []
 `
 const checks = (value: string): string => POLICY + extraCollection('checked-1', value)
-
-const HOSTS = `---
-schema: example/Host/v1
-metadata:
-  schema: metadata/Document/v1
-  name: db-host
-  layeringDefinition: {abstract: false, layer: site}
-  storagePolicy: cleartext
-data: {ip: 10.0.0.5}
-`
-/** A secret whose data takes the database host by substitution. */
-const creds = (password: string, source = 'db-host'): string => `---
-schema: deckhand/Passphrase/v1
-metadata:
-  schema: metadata/Document/v1
-  name: db-url
-  layeringDefinition: {abstract: false, layer: site}
-  storagePolicy: encrypted
-  substitutions:
-    - src: {schema: example/Host/v1, name: ${source}, path: .ip}
-      dest: {path: ., pattern: HOST}
-data: postgres://app:${password}@HOST/db
-`
-/** A secret that takes nothing from others. */
-const PLAIN_SECRET = `---
-schema: deckhand/Passphrase/v1
-metadata:
-  schema: metadata/Document/v1
-  name: api-key
-  layeringDefinition: {abstract: false, layer: site}
-  storagePolicy: encrypted
-data: key-hunter2
-`
 
 async function post (stack: Stack, collection: string, body: string, query = '') {
   return await stack.app.inject({ method: 'POST', url: `/api/v1.0/configdocs/${collection}${query}`, headers: YAML, payload: body })

@@ -5,39 +5,12 @@ import { parseAllDocuments } from 'yaml'
 import { AUTH } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML } from '../helpers/stack.ts'
 import { buildTestApp } from '../helpers/test-app.ts'
+import { creds, HOSTS, PLAIN_SECRET } from '../helpers/secret-documents.ts'
 
 type Stack = Awaited<ReturnType<typeof buildTestStack>>
 const YAML = { ...AUTH, 'content-type': 'application/x-yaml' }
 
-const HOSTS = `---
-schema: example/Host/v1
-metadata:
-  schema: metadata/Document/v1
-  name: db-host
-  layeringDefinition: {abstract: false, layer: site}
-  storagePolicy: cleartext
-data: {ip: 10.0.0.5}
-`
-const CREDS = `---
-schema: deckhand/Passphrase/v1
-metadata:
-  schema: metadata/Document/v1
-  name: db-url
-  layeringDefinition: {abstract: false, layer: site}
-  storagePolicy: encrypted
-  substitutions:
-    - src: {schema: example/Host/v1, name: db-host, path: .ip}
-      dest: {path: ., pattern: HOST}
-data: postgres://app:pw1@HOST/db
----
-schema: deckhand/Passphrase/v1
-metadata:
-  schema: metadata/Document/v1
-  name: api-key
-  layeringDefinition: {abstract: false, layer: site}
-  storagePolicy: encrypted
-data: key-hunter2
-`
+const CREDS = creds('pw1') + PLAIN_SECRET
 
 async function stage (stack: Stack, collection: string, body: string, query = ''): Promise<void> {
   const res = await stack.app.inject({ method: 'POST', url: `/api/v1.0/configdocs/${collection}${query}`, headers: YAML, payload: body })
