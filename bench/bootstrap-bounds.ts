@@ -12,38 +12,16 @@
 import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { request } from 'undici'
-import { parseAllDocuments, stringify } from 'yaml'
-import { BENCH_TOKEN, BOOTSTRAP_ROOT, startBootstrapService, type BenchService } from './bootstrap-service.ts'
+import { BENCH_TOKEN, BOOTSTRAP_ROOT, exampleWithFiles, serve, startBootstrapService, type BenchService } from './bootstrap-service.ts'
 import { syntheticSite } from './render.ts'
 
 const ROOT = BOOTSTRAP_ROOT
 const TOKEN = BENCH_TOKEN
 const HEADERS = { 'x-auth-token': TOKEN }
-
-/** A local HTTP server answering `routes` (path → body); records nothing, serves on 127.0.0.1, port 0. */
-async function serve (routes: Map<string, Buffer | string>): Promise<{ url: string, server: Server }> {
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/'
-    if (path === '/api/v1/nodes') {
-      res.setHeader('content-type', 'application/json')
-      const nodes = { items: [{ metadata: { name: 'n0' }, status: { addresses: [{ type: 'InternalIP', address: '192.168.77.10' }] } }] }
-      res.end(JSON.stringify(nodes))
-      return
-    }
-    const body = routes.get(path)
-    if (body === undefined) { res.statusCode = 404; res.end('no'); return }
-    res.setHeader('content-type', 'application/octet-stream')
-    res.end(body)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  return { url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`, server }
-}
 
 type Service = BenchService
 
@@ -164,18 +142,6 @@ async function layeredSite (size = 20_000): Promise<void> {
     await stopService(service)
     files.server.close()
   }
-}
-
-/** The example site with HostSystem `files` added. */
-function exampleWithFiles (files: unknown[]): string {
-  const text = readFileSync(join(ROOT, 'examples/site/global.yaml'), 'utf8') + '\n---\n' +
-    readFileSync(join(ROOT, 'examples/site/site.yaml'), 'utf8')
-  return parseAllDocuments(text).flatMap((doc) => {
-    const value = doc.toJS() as { schema: string, data: { files?: unknown[] } } | null
-    if (value === null) return []
-    if (value.schema === 'promenade/HostSystem/v1') value.data.files = [...(value.data.files ?? []), ...files]
-    return [stringify(value)]
-  }).join('---\n')
 }
 
 /** A service whose designs, files and Kubernetes API are all at `host`, taking files of up to 64 MiB. */
