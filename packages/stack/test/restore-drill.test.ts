@@ -12,7 +12,9 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { newUlid } from '@slipway/common'
 import { testPostgres } from '@slipway/common/testing'
 import { startStack, type ProcessName, type Stack } from '../src/stack.ts'
-import { backUp, folderBytes, restore, type OrchestratorDatabase } from './helpers/backup.ts'
+import {
+  backUp, backUpAsThePageSays, folderBytes, restore, restoreAsThePageSays, sqliteShell, type OrchestratorDatabase
+} from './helpers/backup.ts'
 
 const POSTGRES = testPostgres('restore drill')
 const SITE = resolve(import.meta.dirname, '../../../examples/site')
@@ -83,7 +85,9 @@ async function readEverything (stack: Stack, call: ReturnType<typeof client>['ca
 async function drill (name: string, database: OrchestratorDatabase, orchestratorEnv: Record<string, string>): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), `slipway-restore-${name}-`))
   const dataDir = join(root, 'data')
-  const backupDir = join(root, 'backup')
+  let backupDir = join(root, 'backup')
+  // the page's own blocks when they can run here (SQLite, the sqlite3 shell installed), else its steps in code
+  const asThePageSays = database.kind === 'sqlite' && sqliteShell()
   let stack: Stack | undefined
   onTestFinished(async () => { await stack?.close(); rmSync(root, { recursive: true, force: true }) })
   const start = async (ports: Record<ProcessName, number>): Promise<Stack> => await startStack({
@@ -131,7 +135,8 @@ async function drill (name: string, database: OrchestratorDatabase, orchestrator
   for (const [path, answer] of before) expect(answer.status, path).toBe(200)
 
   let t = performance.now()
-  await backUp(dataDir, backupDir, database)
+  if (asThePageSays) backupDir = backUpAsThePageSays(root)
+  else await backUp(dataDir, backupDir, database)
   const backupMs = performance.now() - t
   const bytes = folderBytes(backupDir)
 
@@ -142,12 +147,13 @@ async function drill (name: string, database: OrchestratorDatabase, orchestrator
   if (database.kind === 'postgres') await sql(database.url, `DROP SCHEMA ${database.schema} CASCADE`)
 
   t = performance.now()
-  restore(backupDir, dataDir, database)
+  if (asThePageSays) restoreAsThePageSays(root, backupDir)
+  else restore(backupDir, dataDir, database)
   const restoreMs = performance.now() - t
   stack = await start(samePorts)
   expect(stack.adminToken).toBe(adminToken)
   const after = await readEverything(stack, call)
-  console.log(`restore drill (${name}): backup ${(bytes / 1024 / 1024).toFixed(2)} MiB in ${backupMs.toFixed(0)} ms, restore ${restoreMs.toFixed(0)} ms`)
+  console.log(`restore drill (${name}, ${asThePageSays ? 'the operations page\'s shell blocks' : 'the page\'s steps in code'}): backup ${(bytes / 1024 / 1024).toFixed(2)} MiB in ${backupMs.toFixed(0)} ms, restore ${restoreMs.toFixed(0)} ms`)
   expect([...after.keys()]).toEqual([...before.keys()])
   for (const [path, answer] of before) expect(after.get(path), path).toEqual(answer)
 }

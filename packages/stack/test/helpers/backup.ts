@@ -1,11 +1,12 @@
-// The backup and restore of docs/operations.md ("Backups and restore"), step by step as the page writes them, for
-// the restore drill: a running stack's data folder copied in the page's order (the orchestrator's database, the
-// engine, the site, the store with its secrets.key, the tokens), and put back into an empty folder. SQLite files
-// are copied with SQLite's online backup (node:sqlite's backup(), the API the sqlite3 shell's `.backup` runs); an
-// orchestrator on PostgreSQL is dumped with pg_dump and restored with pg_restore.
-import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+// The backup and restore of docs/operations.md ("Backups and restore"), for the restore drill: the page's own shell
+// blocks run as written when the sqlite3 shell is installed, else the same steps here — a running stack's data
+// folder copied in the page's order (the orchestrator's database, the engine, the site, the store with its
+// secrets.key, the tokens) with SQLite's online backup (node:sqlite's backup(), the API `.backup` runs), and put back
+// into an empty folder. An orchestrator on PostgreSQL (in a schema of the tests' database) is dumped with pg_dump
+// and restored with pg_restore.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { backup, DatabaseSync } from 'node:sqlite'
 
 /** The files of the data folder the page says to keep, beside the databases. */
@@ -63,4 +64,39 @@ export function folderBytes (folder: string): number {
     if (stat.isFile()) total += stat.size
   }
   return total
+}
+
+const OPERATIONS = resolve(import.meta.dirname, '../../../../docs/operations.md')
+
+/** The first bash block after the heading `heading` of docs/operations.md. */
+export function operationsScript (heading: string): string {
+  const text = readFileSync(OPERATIONS, 'utf8')
+  const at = text.indexOf(`\n${heading}\n`)
+  if (at < 0) throw new Error(`docs/operations.md has no heading ${heading}`)
+  const block = /```bash\n([\s\S]*?)```/.exec(text.slice(at))?.[1]
+  if (block === undefined) throw new Error(`docs/operations.md has no bash block under ${heading}`)
+  return block
+}
+
+/** Whether the sqlite3 shell the page's blocks use is installed. */
+export const sqliteShell = (): boolean => spawnSync('sqlite3', ['-version'], { stdio: 'ignore' }).status === 0
+
+function bash (script: string, cwd: string, env: Record<string, string> = {}): void {
+  const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd, env: { ...process.env, ...env }, encoding: 'utf8' })
+  if (run.status !== 0) throw new Error(`the page's script failed (${String(run.status)}): ${run.stderr}`)
+}
+
+/** Runs the page's backup block in `root` (which holds the stack's `data`); answers the folder it made. */
+export function backUpAsThePageSays (root: string): string {
+  bash(operationsScript('### How, with `npm start`\'s data folder'), root)
+  const made = readdirSync(root).filter((name) => name.startsWith('backup-'))
+  if (made.length !== 1) throw new Error(`the page's backup made ${made.length} backup folders in ${root}`)
+  return join(root, made[0] ?? '')
+}
+
+/** Runs the page's restore block in `root`, all but its last line (`npm start`: the drill starts the stack itself). */
+export function restoreAsThePageSays (root: string, backupDir: string): void {
+  const lines = operationsScript('### Restore').trimEnd().split('\n')
+  if (lines.at(-1) !== 'npm start') throw new Error(`the page's restore block ends with ${lines.at(-1) ?? 'nothing'}, not npm start`)
+  bash(lines.slice(0, -1).join('\n'), root, { BACKUP: backupDir })
 }
