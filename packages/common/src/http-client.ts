@@ -86,7 +86,7 @@ function tlsRefusal (component: string, code: unknown, text: string): string | u
   // an abort's DOMException carries a numeric code
   if (typeof code !== 'string') return undefined
   if (CERTIFICATE_CODES.test(code)) {
-    return `The ${component}'s certificate is not trusted (${code}: ${text.split(';')[0] ?? text}); TLS_CA_FILE names the CAs trusted beyond the default ones`
+    return `The certificate of the ${component} is not trusted (${code}: ${text.split(';')[0] ?? text}); TLS_CA_FILE names the CAs trusted beyond the default ones`
   }
   if (code.startsWith('ERR_SSL_')) return `The ${component} could not be reached over TLS (${code}); does its URL name an HTTPS port?`
   return undefined

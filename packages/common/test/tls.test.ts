@@ -170,7 +170,7 @@ describe('createHttpClient calling an HTTPS peer', () => {
     expect(error).toMatchObject({
       statusCode: 502,
       component: 'store',
-      reason: 'The store\'s certificate is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate); TLS_CA_FILE names the CAs trusted beyond the default ones'
+      reason: 'The certificate of the store is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate); TLS_CA_FILE names the CAs trusted beyond the default ones'
     })
   })
 

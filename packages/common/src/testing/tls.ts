@@ -1,6 +1,8 @@
-// A throw-away PKI for the TLS tests: a CA and a certificate it signs for 127.0.0.1 (and localhost), made by openssl
-// in a temporary folder the caller removes.
-import { execFileSync } from 'node:child_process'
+// For the TLS tests: a throw-away PKI (a CA and a certificate it signs for 127.0.0.1 and localhost, made by openssl in
+// a temporary folder the caller removes), a peer served over HTTPS with it, and a service run as its own process.
+import { execFileSync, spawn } from 'node:child_process'
+import type { RequestListener } from 'node:http'
+import { createServer } from 'node:https'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -48,5 +50,65 @@ export function createTestPki (): TestPki {
     key: readFileSync(file('server.key'), 'utf8'),
     keyFile: file('server.key'),
     remove: () => { rmSync(dir, { recursive: true, force: true }) }
+  }
+}
+
+/** An HTTPS server on 127.0.0.1 (port 0) with the PKI's certificate, answering with `handler`. */
+export async function startHttpsPeer (pki: TestPki, handler: RequestListener): Promise<{ origin: string, close: () => Promise<void> }> {
+  const server = createServer({ cert: pki.cert, key: pki.key }, handler)
+  await new Promise<void>((resolve) => { server.listen(0, '127.0.0.1', resolve) })
+  const port = (server.address() as { port: number }).port
+  return {
+    origin: `https://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  }
+}
+
+export interface ServiceRun {
+  /** `http(s)://127.0.0.1:<port>` once the service listens; undefined when it exited first. */
+  origin: string | undefined
+  /** The exit code when it exited before listening. */
+  exitCode: number | null | undefined
+  /** Everything it wrote on stdout and stderr so far. */
+  output: () => string
+  /** SIGKILL, then waits for the process to be gone. */
+  stop: () => Promise<void>
+}
+
+const LISTENING = /Server listening at (https?:\/\/127\.0\.0\.1:\d+)/
+
+/**
+ * `node <script>` on 127.0.0.1 and a free port (PORT 0) with only `env` and PATH; resolves once it says where it
+ * listens, or once it has exited (a refused start). The caller stops it after the test.
+ */
+export async function runServiceProcess (script: string, env: Record<string, string>): Promise<ServiceRun> {
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  let output = ''
+  const listening = new Promise<string>((resolve) => {
+    const take = (chunk: Buffer): void => {
+      output += chunk.toString()
+      const origin = LISTENING.exec(output)?.[1]
+      if (origin !== undefined) resolve(origin)
+    }
+    child.stdout.on('data', take)
+    child.stderr.on('data', take)
+  })
+  const first = await Promise.race([listening, exited.then((code) => ({ code }))])
+  return {
+    origin: typeof first === 'string' ? first : undefined,
+    exitCode: typeof first === 'string' ? undefined : first.code,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill('SIGKILL')
+      await exited
+    }
   }
 }
