@@ -3,11 +3,11 @@
 // 503 naming the cluster and the certificate error when not, and unusable TLS settings refused at start-up.
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
-import { AUTH, TEST_TOKENS, createTestPki, runServiceProcess, startHttpsPeer, type TestPki } from '@slipway/common/testing'
+import { AUTH, TEST_TOKENS, askHttpsAndPlain, createTestPki, runServiceProcess, startHttpsPeer, type TestPki } from '@slipway/common/testing'
 
 const SERVER = resolve(import.meta.dirname, '../src/server.ts')
+const PLAIN_HTTP = 'This port speaks HTTPS only: the request came in plain HTTP (use https://)'
 
 let pki: TestPki
 let tokens: string
@@ -53,19 +53,12 @@ describe('bootstrap over TLS', () => {
   it('answers over HTTPS only with TLS_CERT_FILE and TLS_KEY_FILE, and a plain HTTP request on its port with 400', async () => {
     const run = await bootstrap({ TLS_CERT_FILE: pki.certFile, TLS_KEY_FILE: pki.keyFile })
     expect(run.origin, run.output()).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
-    const origin = run.origin ?? ''
-    const agent = new Agent({ connect: { ca: pki.ca } })
-    onTestFinished(async () => { await agent.close() })
-    const health = await request(`${origin}/api/v1.0/health`, { dispatcher: agent })
-    expect(health.statusCode).toBe(204)
-    await health.body.dump()
-    const plain = await fetch(`${origin.replace('https:', 'http:')}/api/v1.0/health`)
-    expect(plain.status).toBe(400)
-    expect(plain.headers.get('x-deckhand-req')).toMatch(/^[0-9a-f-]{36}$/)
-    expect(await plain.json()).toMatchObject({
-      status: 'Failure',
-      details: { messageList: [{ message: 'This port speaks HTTPS only: the request came in plain HTTP (use https://)' }] }
-    })
+    const answers = await askHttpsAndPlain(run.origin ?? '', '/api/v1.0/health', pki)
+    expect(answers.httpsStatus).toBe(204)
+    expect(answers.plain.status).toBe(400)
+    // the interface's request-id headers on this answer too
+    expect(answers.plain.headers.get('x-deckhand-req')).toMatch(/^[0-9a-f-]{36}$/)
+    expect(answers.plain.body).toMatchObject({ status: 'Failure', details: { messageList: [{ message: PLAIN_HTTP }] } })
   })
 
   it('labels a node through a Kubernetes API served over HTTPS when TLS_CA_FILE names its CA', async () => {

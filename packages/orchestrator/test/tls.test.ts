@@ -1,13 +1,13 @@
 // The orchestrator as an operator runs it with TLS: HTTPS only with TLS_CERT_FILE and TLS_KEY_FILE (a plain HTTP
-// request on its port answered 400), a store served over HTTPS reached when TLS_CA_FILE names its CA and answered 502
-// naming the store and the certificate error when not, and unusable TLS settings refused at start-up.
+// request on its port answered 400), a store and an engine served over HTTPS reached when TLS_CA_FILE names their CA,
+// answered 502 naming the store and the certificate error when not, and unusable TLS settings refused at start-up.
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
-import { AUTH, TEST_TOKENS, createTestPki, runServiceProcess, startHttpsPeer, type TestPki } from '@slipway/common/testing'
+import { AUTH, TEST_TOKENS, askHttpsAndPlain, createTestPki, runServiceProcess, startHttpsPeer, type TestPki } from '@slipway/common/testing'
 
 const SERVER = resolve(import.meta.dirname, '../src/server.ts')
+const PLAIN_HTTP = 'This port speaks HTTPS only: the request came in plain HTTP (use https://)'
 
 let pki: TestPki
 let tokens: string
@@ -40,33 +40,42 @@ async function httpsStore (): Promise<string> {
   return `${store.origin}/api/v1.0`
 }
 
-function trustingAgent (): Agent {
-  const agent = new Agent({ connect: { ca: pki.ca } })
-  onTestFinished(async () => { await agent.close() })
-  return agent
+/** An Airflow-like engine with no run, served over HTTPS with a certificate of the test CA; the paths it was asked. */
+async function httpsEngine (): Promise<{ url: string, asked: Set<string> }> {
+  const asked = new Set<string>()
+  const engine = await startHttpsPeer(pki, (req, res) => {
+    asked.add(req.url ?? '')
+    res.setHeader('content-type', 'application/json')
+    if (req.url === '/auth/token') { res.end('{"access_token":"engine-token"}'); return }
+    if (req.url === '/api/v2/dags/~/dagRuns/list') { res.end('{"dag_runs":[],"total_entries":0}'); return }
+    if (req.url === '/api/v2/dags/~/dagRuns/~/taskInstances/list') { res.end('{"task_instances":[],"total_entries":0}'); return }
+    res.statusCode = 404
+    res.end('{}')
+  })
+  onTestFinished(engine.close)
+  return { url: engine.origin, asked }
 }
 
 describe('orchestrator over TLS', () => {
   it('answers over HTTPS only with TLS_CERT_FILE and TLS_KEY_FILE, and a plain HTTP request on its port with 400', async () => {
     const run = await orchestrator({ TLS_CERT_FILE: pki.certFile, TLS_KEY_FILE: pki.keyFile })
     expect(run.origin, run.output()).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
-    const origin = run.origin ?? ''
-    const health = await request(`${origin}/api/v1.0/health`, { dispatcher: trustingAgent() })
-    expect(health.statusCode).toBe(204)
-    await health.body.dump()
-    const plain = await fetch(`${origin.replace('https:', 'http:')}/api/v1.0/health`)
-    expect(plain.status).toBe(400)
-    expect(await plain.json()).toMatchObject({
-      status: 'Failure',
-      details: { messageList: [{ message: 'This port speaks HTTPS only: the request came in plain HTTP (use https://)' }] }
-    })
+    const answers = await askHttpsAndPlain(run.origin ?? '', '/api/v1.0/health', pki)
+    expect(answers.httpsStatus).toBe(204)
+    expect(answers.plain.status).toBe(400)
+    expect(answers.plain.body).toMatchObject({ status: 'Failure', details: { messageList: [{ message: PLAIN_HTTP }] } })
   })
 
-  it('reads a store served over HTTPS when TLS_CA_FILE names its CA', async () => {
-    const run = await orchestrator({ STORE_URL: await httpsStore(), TLS_CA_FILE: pki.caFile })
-    const res = await fetch(`${run.origin ?? ''}/api/v1.0/configdocs`, { headers: AUTH })
-    expect(res.status, await res.clone().text()).toBe(200)
-    expect(await res.json()).toEqual([])
+  it('reads a store and an engine served over HTTPS when TLS_CA_FILE names their CA', async () => {
+    const engine = await httpsEngine()
+    const run = await orchestrator({ STORE_URL: await httpsStore(), ENGINE_URL: engine.url, TLS_CA_FILE: pki.caFile })
+    const configdocs = await fetch(`${run.origin ?? ''}/api/v1.0/configdocs`, { headers: AUTH })
+    expect(configdocs.status, await configdocs.clone().text()).toBe(200)
+    expect(await configdocs.json()).toEqual([])
+    const workflows = await fetch(`${run.origin ?? ''}/api/v1.0/workflows`, { headers: AUTH })
+    expect(workflows.status, await workflows.clone().text()).toBe(200)
+    expect(await workflows.json()).toEqual([])
+    expect(engine.asked).toContain('/api/v2/dags/~/dagRuns/list')
   })
 
   it('answers 502 naming the store and the certificate error when TLS_CA_FILE is not set', async () => {

@@ -6,6 +6,7 @@ import { createServer } from 'node:https'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Agent, request } from 'undici'
 
 export interface TestPki {
   /** The temporary folder holding every file below. */
@@ -110,5 +111,18 @@ export async function runServiceProcess (script: string, env: Record<string, str
       child.kill('SIGKILL')
       await exited
     }
+  }
+}
+
+/** What a service serving HTTPS at `origin` answers to GET `path`: over HTTPS trusting the CA, and in plain HTTP. */
+export async function askHttpsAndPlain (origin: string, path: string, pki: TestPki) {
+  const agent = new Agent({ connect: { ca: pki.ca } })
+  try {
+    const secure = await request(`${origin}${path}`, { dispatcher: agent })
+    await secure.body.dump()
+    const plain = await fetch(`${origin.replace(/^https:/, 'http:')}${path}`)
+    return { httpsStatus: secure.statusCode, plain: { status: plain.status, headers: plain.headers, body: await plain.json() as unknown } }
+  } finally {
+    await agent.close()
   }
 }
