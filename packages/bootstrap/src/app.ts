@@ -1,6 +1,6 @@
 // buildApp(deps): the bootstrap service's routes on common's service app; never listens.
 import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, openApiRoutes, versionsRoutes } from '@slipway/common'
-import type { Authenticator, Metrics, Policy } from '@slipway/common'
+import type { Authenticator, Metrics, Policy, ServerTls } from '@slipway/common'
 import type { KubernetesClient } from './clients/kubernetes.ts'
 import type { JoinScripts } from './domain/join-scripts.ts'
 import type { DesignValidation } from './domain/design-validation.ts'
@@ -25,6 +25,8 @@ export interface AppDeps {
   logger?: boolean
   /** Prometheus metrics served at GET /metrics; absent: none. */
   metrics?: Metrics | undefined
+  /** HTTPS only, with this certificate and key (TLS_CERT_FILE, TLS_KEY_FILE); absent: plain HTTP. */
+  https?: ServerTls | undefined
 }
 
 export async function buildApp (deps: AppDeps) {
@@ -42,6 +44,7 @@ export async function buildApp (deps: AppDeps) {
     contextMarkers: 'any',
     echoEndUser: true,
     metrics: deps.metrics,
+    https: deps.https,
     formats: { 'design-ref': isDesignRef },
     openapi: {
       title: 'Slipway bootstrap',

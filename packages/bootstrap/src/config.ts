@@ -1,11 +1,12 @@
 // The bootstrap service's configuration: environment variables validated by one schema, read once by server.ts.
 import { Type, type Static } from 'typebox'
-import { AuthConfigProperties, JsonBodyConfigProperties, LogLevelSchema, readConfig } from '@slipway/common'
+import { AuthConfigProperties, JsonBodyConfigProperties, LogLevelSchema, readConfig, TlsConfigProperties } from '@slipway/common'
 
 export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
   PORT: Type.Integer({ default: 9001, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
   LOG_LEVEL: LogLevelSchema(),
+  ...TlsConfigProperties,
   BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1, description: 'Largest request body accepted' }),
   ...JsonBodyConfigProperties,
   METRICS_ENABLED: Type.Boolean({ default: true, description: 'Serve Prometheus metrics at GET /metrics (no token)' }),

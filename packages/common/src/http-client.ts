@@ -74,6 +74,24 @@ function describe (error: unknown): { code: string, text: string } {
   return { code, text: e.cause?.message ?? e.message ?? String(error) }
 }
 
+// OpenSSL's verification results and Node's host name check: the peer answered, with a certificate not trusted here
+const CERTIFICATE_CODES = /CERT|SIGNATURE|^ERR_TLS_CERT_ALTNAME_INVALID$/
+
+/**
+ * The reason given for a call refused by TLS, else undefined: a certificate not trusted (the operator adds its CA
+ * with TLS_CA_FILE) or a handshake that failed (often an https:// URL naming a plain HTTP port). Not a passing
+ * trouble, so a 502 that says what to fix rather than a 503 that invites a retry.
+ */
+function tlsRefusal (component: string, code: unknown, text: string): string | undefined {
+  // an abort's DOMException carries a numeric code
+  if (typeof code !== 'string') return undefined
+  if (CERTIFICATE_CODES.test(code)) {
+    return `The certificate of the ${component} is not trusted (${code}: ${text.split(';')[0] ?? text}); TLS_CA_FILE names the CAs trusted beyond the default ones`
+  }
+  if (code.startsWith('ERR_SSL_')) return `The ${component} could not be reached over TLS (${code}); does its URL name an HTTPS port?`
+  return undefined
+}
+
 async function readBody (body: Dispatcher.ResponseData['body'], limit: number, component: string, reason?: string): Promise<string> {
   const chunks: Buffer[] = []
   let size = 0
@@ -143,7 +161,9 @@ export function createHttpClient (options: HttpClientOptions) {
         bodyTimeout: timeoutMs
       })
     } catch (error) {
-      const { code } = describe(error)
+      const { code, text } = describe(error)
+      const refusedTls = tlsRefusal(component, code, text)
+      if (refusedTls !== undefined) throw new DownstreamError(component, refusedTls, { failure: 'bad-response', cause: error })
       const timedOut = TIMEOUT_CODES.has(code) || (error as Error).name === 'TimeoutError'
       throw new DownstreamError(component, timedOut
         ? `The ${component} did not answer ${method} ${path} within ${timeoutMs} ms`

@@ -1,6 +1,6 @@
 // buildApp(deps): the orchestrator's routes on common's service app; never listens.
 import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, openApiRoutes, versionsRoutes } from '@slipway/common'
-import type { Authenticator, Metrics, Policy } from '@slipway/common'
+import type { Authenticator, Metrics, Policy, ServerTls } from '@slipway/common'
 import type { Actions } from './domain/actions.ts'
 import type { Workflows } from './domain/workflows.ts'
 import type { SiteStatuses } from './domain/site-statuses.ts'
@@ -28,6 +28,8 @@ export interface AppDeps {
   logger?: boolean
   /** Prometheus metrics served at GET /metrics; absent: none. */
   metrics?: Metrics | undefined
+  /** HTTPS only, with this certificate and key (TLS_CERT_FILE, TLS_KEY_FILE); absent: plain HTTP. */
+  https?: ServerTls | undefined
 }
 
 export async function buildApp (deps: AppDeps) {
@@ -40,6 +42,7 @@ export async function buildApp (deps: AppDeps) {
     authenticator: deps.authenticator,
     policy: deps.policy,
     metrics: deps.metrics,
+    https: deps.https,
     openapi: {
       title: 'Slipway orchestrator',
       version: '1.0',

@@ -1,6 +1,6 @@
 // The orchestrator's configuration: environment variables validated by one schema, read once by server.ts.
 import { Type, type Static } from 'typebox'
-import { AuthConfigProperties, JsonBodyConfigProperties, LogLevelSchema, readConfig } from '@slipway/common'
+import { AuthConfigProperties, JsonBodyConfigProperties, LogLevelSchema, readConfig, TlsConfigProperties } from '@slipway/common'
 
 const Severity = (description: string) =>
   Type.Union([Type.Literal('Skip'), Type.Literal('Info'), Type.Literal('Warning'), Type.Literal('Error')], { default: 'Skip', description })
@@ -9,6 +9,7 @@ export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'Address to listen on' }),
   PORT: Type.Integer({ default: 9000, minimum: 0, maximum: 65535, description: 'Port to listen on (0: any free port)' }),
   LOG_LEVEL: LogLevelSchema(),
+  ...TlsConfigProperties,
   ...JsonBodyConfigProperties,
   BODY_LIMIT_BYTES: Type.Integer({ default: 16_777_216, minimum: 1, description: 'Largest request body accepted (configdocs YAML)' }),
   // the store copies every alias when it reads a body and writes the copies: a body must not grow much in it

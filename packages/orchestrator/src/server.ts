@@ -1,6 +1,7 @@
 // Runs the orchestrator: config → deps → app → listen; the tag poller and the engine watch; SIGTERM/SIGINT close
-// it gracefully. A bad variable, a busy port or an unusable database is one line naming the variable, exit 2 (runService).
-import { authStartupWarnings, onShutdown, runService } from '@slipway/common'
+// it gracefully. A bad variable, a busy port, an unusable TLS file or database is one line naming the variable, exit 2
+// (runService). With TLS_CERT_FILE and TLS_KEY_FILE it serves HTTPS only; TLS_CA_FILE's CAs are trusted by every client.
+import { authStartupWarnings, onShutdown, readTlsSettings, runService, trustOutboundCas } from '@slipway/common'
 import { loadConfig } from './config.ts'
 import { createDeps } from './deps.ts'
 import { buildApp } from './app.ts'
@@ -9,8 +10,11 @@ import { startReconciling, startStagingRecovery, startTagPoller, STAGING_RECOVER
 
 await runService('orchestrator', async () => {
   const config = loadConfig()
+  // before anything is opened or called: a bad TLS file stops the start, and no client connects without the CAs
+  const tls = readTlsSettings(config)
+  trustOutboundCas(tls.trustedCas)
   const deps = await createDeps(config)
-  const app = await buildApp(deps)
+  const app = await buildApp({ ...deps, https: tls.server })
   for (const warning of authStartupWarnings(config)) app.log.warn(warning)
   await app.listen({ host: config.HOST, port: config.PORT })
   const poller = startTagPoller(deps, config.TAG_POLL_INTERVAL_MS, (error) => app.log.warn({ err: error }, 'site-action tags not settled'))

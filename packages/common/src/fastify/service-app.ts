@@ -17,6 +17,7 @@ import type { Metrics } from '../metrics.ts'
 import { lazyValidators } from './validators.ts'
 import { installOpenApi, type OpenApiInfo } from './openapi.ts'
 import { InputError, JSON_MAX_DEPTH, installInputHooks, wordedValidationError, type SchemaError } from './input.ts'
+import { answerPlainHttp, type ServerTls } from '../tls.ts'
 
 /** Per-request facts every handler and downstream call needs (`request.ctx`). */
 export interface RequestContext {
@@ -88,6 +89,8 @@ export interface ServiceAppOptions {
   openapi?: OpenApiInfo
   /** String formats route schemas may name (`format: 'design-ref'`), checked by these functions. */
   formats?: Record<string, (value: string) => boolean>
+  /** Serve HTTPS only, with this certificate and key (readTlsSettings); absent: plain HTTP. */
+  https?: ServerTls | undefined
 }
 
 export type ServiceApp = FastifyInstance & ReturnType<FastifyInstance['withTypeProvider']>
@@ -109,6 +112,14 @@ export function schemaCompilers (validators = lazyValidators()): FastifyServerOp
       buildSerializer: () => () => serializeAsIs
     }
   } as unknown as FastifyServerOptions['schemaController']
+}
+
+/** A whole HTTP/1.1 answer carrying `failure`'s error body, for a connection no request of Fastify's is made of. */
+function rawAnswer (failure: ApiError, idHeaders: string[]): string {
+  const body = `${JSON.stringify(errorBody(failure))}\n`
+  // no request was made of it, but every answer carries a request id (the interface's x-service-req)
+  const ids = idHeaders.map((name) => `${name}: ${newUuid()}\r\n`).join('')
+  return `HTTP/1.1 ${statusLine(failure.statusCode)}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${ids}connection: close\r\n\r\n${body}`
 }
 
 function routePattern (url: string): RegExp {
@@ -176,6 +187,8 @@ export function createServiceApp (options: ServiceAppOptions) {
   const idHeaders = ['x-service-req', ...(options.requestIdHeaders ?? [])]
   const validators = lazyValidators(options.formats)
   const app = Fastify({
+    // typed as the plain HTTP server's options: the app is the same Fastify instance whichever server carries it
+    ...(options.https === undefined ? {} : { https: options.https } as unknown as FastifyServerOptions),
     logger: options.logger === false ? false : loggerOptions({ service: options.service, level: options.logLevel }),
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newUuid(),
@@ -194,10 +207,7 @@ export function createServiceApp (options: ServiceAppOptions) {
         : code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? new ApiError(408, 'Request Timeout', 'The request was not received in time')
           : new BadRequestError('Bad Request', 'The request could not be parsed as HTTP', { errorType: 'InvalidFormatError' })
-      const body = `${JSON.stringify(errorBody(failure))}\n`
-      // no request was made of it, but every answer carries a request id (the interface's x-service-req)
-      const ids = idHeaders.map((name) => `${name}: ${newUuid()}\r\n`).join('')
-      socket.end(`HTTP/1.1 ${statusLine(failure.statusCode)}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${ids}connection: close\r\n\r\n${body}`)
+      socket.end(rawAnswer(failure, idHeaders))
     },
     frameworkErrors: (error, request, reply) => {
       for (const name of idHeaders) reply.header(name, request.id)
@@ -206,6 +216,11 @@ export function createServiceApp (options: ServiceAppOptions) {
     schemaController: schemaCompilers(validators)
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  if (options.https !== undefined) {
+    answerPlainHttp(app.server, () => rawAnswer(new BadRequestError(
+      'Bad Request', 'This port speaks HTTPS only: the request came in plain HTTP (use https://)', { errorType: 'InvalidFormatError' }
+    ), idHeaders))
+  }
   if (options.openapi !== undefined) installOpenApi(app, options.openapi)
   installInputHooks(app)
 
