@@ -1,6 +1,7 @@
 // What the action view says about an action's state, without the DOM: which controls fit it, step states in the
 // operator's words, when a message on the page has gone stale, and the spans of a retried step's earlier tries.
 import { parseTime } from './dom.js'
+import { ENDED } from './steps.js'
 
 /**
  * The controls that fit a lifecycle: pause a running action that is not paused, unpause a paused one, stop one
@@ -93,4 +94,44 @@ export function pausedAt (audit, lifecycle) {
   if (lifecycle !== 'Paused') return null
   const pauses = (audit ?? []).filter((e) => e.command === 'pause').map((e) => parseTime(e.datetime)?.getTime()).filter((t) => t !== undefined)
   return pauses.length === 0 ? null : Math.max(...pauses)
+}
+
+// step states of a step the engine still has in hand once it was handed to a worker: it finishes under a pause
+const UNDER_WAY = new Set(['running', 'queued', 'restarting'])
+
+/**
+ * What a paused action's run will do, in words, from its steps (null when the action is not paused). Airflow pauses
+ * the whole workflow: steps under way finish, nothing new starts, and the run is not closed either — a run whose last
+ * step ended under a pause stays `running` (Paused here) until the action is unpaused, and only then ends.
+ */
+export function pauseNote (lifecycle, steps) {
+  if (lifecycle !== 'Paused') return null
+  const states = (steps ?? []).map((s) => (s.state ?? 'none').toLowerCase())
+  const underWay = states.filter((s) => UNDER_WAY.has(s)).length
+  const ended = states.filter((s) => ENDED.has(s)).length
+  const toStart = states.length - underWay - ended
+  const count = (n) => `${n} ${n === 1 ? 'step' : 'steps'}`
+  if (toStart > 0) {
+    const wait = toStart === 1 ? 'the step not started waits' : `the ${count(toStart)} not started wait`
+    const run = underWay === 0 ? 'nothing runs' : underWay === 1 ? 'the step under way finishes' : `the ${count(underWay)} under way finish`
+    return `Paused: ${run}; ${wait} until the action is unpaused.`
+  }
+  if (underWay > 0) {
+    return `Pause requested while the last ${underWay === 1 ? 'step runs: it finishes' : `${count(underWay)} run: they finish`}, and nothing is left to start. ` +
+      'The engine then keeps the run open, Paused, until the action is unpaused; unpause (or stop) ends it.'
+  }
+  return 'Paused after the last step: every step has ended, but the engine does not close a paused workflow\'s run. ' +
+    'It ends, Complete or Failed, once the action is unpaused.'
+}
+
+/**
+ * What pausing would do, for its confirmation, from the steps as last read: with nothing left to start, a pause only
+ * holds the run open once the steps under way have ended — said before it is asked for.
+ */
+export function pauseWarning (steps) {
+  const states = (steps ?? []).map((s) => (s.state ?? 'none').toLowerCase())
+  const left = states.filter((s) => !ENDED.has(s) && !UNDER_WAY.has(s)).length
+  if (states.length === 0 || left > 0) return 'Steps that are running finish; nothing new starts until the action is unpaused.'
+  return 'Nothing is left to start: the steps under way finish whether paused or not, and a pause then only keeps the ' +
+    'run open (Paused) until the action is unpaused, which ends it.'
 }

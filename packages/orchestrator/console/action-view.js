@@ -1,21 +1,26 @@
-// The Action view: one action's summary, its steps (./step-table.js), pause / unpause / stop with a confirmation,
-// a step's log (./log-pane.js), the command audit and the validations. It reads the action again every 3 s while
-// the action is not finished and the tab is visible. Only the controls that fit the action's state are enabled, and
-// a message goes once it no longer holds (./action-state.js).
+// The Action view: one action's summary with its run's start, end and duration and a link to the run in the engine's
+// UI (./run-facts.js), a grid of its task groups (./group-grid.js), its steps (./step-table.js) with a search and a
+// state filter (./step-filter.js), pause / unpause / stop with a confirmation and what a paused run will do, a step's
+// log (./log-pane.js), the command audit and the validations. It reads the action again every 3 s while the action is
+// not finished and the tab is visible. Only the controls that fit the action's state are enabled, and a message goes
+// once it no longer holds (./action-state.js).
 import { api, seg } from './api.js'
 import { badge, fill, h, poll, setBadge, setText, setTime, timeEl } from './dom.js'
-import { controlsFor, expiryOf, isStale, pausedAt } from './action-state.js'
+import { controlsFor, expiryOf, isStale, pausedAt, pauseNote, pauseWarning } from './action-state.js'
 import { parameterLines } from './action-kinds.js'
 import { logPane } from './log-pane.js'
 import { ENDED, FINISHED, progress, progressText } from './steps.js'
 import { stepTable } from './step-table.js'
+import { stepFilter } from './step-filter.js'
+import { groupGrid } from './group-grid.js'
+import { runFacts } from './run-facts.js'
 
 const POLL_MS = 3000
 
-// what each control does, for the confirmation: pause and unpause act on the whole workflow (Airflow 3 pauses a DAG,
-// not a run), stop fails the run
+// what each control does, for the confirmation (a pause's words come from the steps: pauseWarning): pause and unpause
+// act on the whole workflow (Airflow 3 pauses a DAG, not a run), stop fails the run
 const CONTROLS = [
-  { verb: 'pause', label: 'Pause', text: 'Steps that are running finish; nothing new starts until the action is unpaused.' },
+  { verb: 'pause', label: 'Pause' },
   { verb: 'unpause', label: 'Unpause', text: 'The workflow goes on from where it was paused.' },
   { verb: 'stop', label: 'Stop', text: 'Running steps fail and the others are skipped. The action ends as Failed; this cannot be undone.' }
 ]
@@ -26,6 +31,12 @@ export function actionView ({ root, params, signal, report, confirm }) {
   const idText = h('span', { class: 'id' }, actionId)
   const fields = { lifecycle: badge('Pending'), dag: h('dd'), user: h('dd'), when: h('dd'), marker: h('dd', { class: 'id' }), progress: h('dd'), parameters: h('dd', { class: 'parameters' }) }
   const message = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' })
+  // what a paused run will do (the engine keeps a paused run open even once its last step has ended)
+  const stateNote = h('p', { id: 'state-note', class: 'state-note', role: 'status', hidden: true })
+  const run = runFacts({ actionId, signal })
+  const grid = groupGrid({ onOpen: (stepId) => { openLog(stepId) } })
+  const filterBar = stepFilter({ onChange: (wanted) => { if (table !== null) showCount(table.filter(wanted)) } })
+  const showCount = ({ shown, total }) => { filterBar.counted(shown, total) }
   const buttons = CONTROLS.map((c) => h('button', { type: 'button', class: `control control-${c.verb}`, 'data-verb': c.verb, disabled: true, onclick: () => { control(c) } }, c.label))
   const stepsWrap = h('div', { class: 'table-wrap' })
   const audit = h('tbody')
@@ -66,17 +77,20 @@ export function actionView ({ root, params, signal, report, confirm }) {
   const log = logPane({ actionId, signal, report })
   fill(root,
     h('p', { class: 'crumbs' }, h('a', { href: '#/actions' }, '← Actions')),
-    h('div', { class: 'view-head' }, h('div', {}, title, idText), h('div', { class: 'controls' }, buttons)),
+    h('div', { class: 'view-head' }, h('div', {}, title, idText), h('div', { class: 'controls' }, run.link, buttons)),
     message,
+    stateNote,
     h('dl', { class: 'summary' },
       h('div', {}, h('dt', {}, 'Lifecycle'), h('dd', {}, fields.lifecycle)),
       h('div', {}, h('dt', {}, 'Progress'), fields.progress),
       h('div', {}, h('dt', {}, 'Engine status'), fields.dag),
       h('div', {}, h('dt', {}, 'User'), fields.user),
       h('div', {}, h('dt', {}, 'Invoked'), fields.when),
+      run.items,
       h('div', {}, h('dt', {}, 'Parameters'), fields.parameters),
       h('div', { class: 'wide-only' }, h('dt', {}, 'Context marker'), fields.marker)),
-    h('section', { 'aria-labelledby': 'steps-title' }, h('h2', { id: 'steps-title' }, 'Steps'), stepsWrap),
+    h('section', { 'aria-labelledby': 'grid-title' }, h('h2', { id: 'grid-title' }, 'Task groups'), grid.grid),
+    h('section', { 'aria-labelledby': 'steps-title' }, h('h2', { id: 'steps-title' }, 'Steps'), filterBar.bar, stepsWrap),
     log.section,
     h('div', { class: 'columns' },
       h('section', { 'aria-labelledby': 'audit-title' }, h('h2', { id: 'audit-title' }, 'Command audit'),
@@ -104,23 +118,30 @@ export function actionView ({ root, params, signal, report, confirm }) {
     const counts = progress(action.steps ?? [])
     setText(fields.progress, progressText(counts, 'steps done'))
     fields.progress.classList.toggle('failed', counts.failed > 0)
+    const note = pauseNote(action.action_lifecycle, action.steps)
+    setText(stateNote, note ?? '')
+    stateNote.hidden = note === null
     sweep(true)
     const fits = controlsFor(action.action_lifecycle)
     // a button being asked about stays as it is until the answer comes
     for (const button of buttons) if (button.dataset.busy !== 'true') button.disabled = !fits[button.dataset.verb]
     if (table === null) {
       table = stepTable({ actionId, dagId: action.dag_id, signal, onOpen: (stepId) => { openLog(stepId) } })
+      table.filter(filterBar.value())
       fill(stepsWrap, table.table)
     }
     renderAudit(action.command_audit ?? [])
     renderValidations(action.validations ?? [])
     renderNotes(action.notes ?? [])
-    await table.update(action.steps ?? [], { paused: action.action_lifecycle === 'Paused', pauseAt: pausedAt(action.command_audit, action.action_lifecycle) })
+    grid.update(action.steps ?? [])
+    showCount(await table.update(action.steps ?? [], { paused: action.action_lifecycle === 'Paused', pauseAt: pausedAt(action.command_audit, action.action_lifecycle) }))
     const current = log.current()
     if (current !== null) {
       const step = (action.steps ?? []).find((s) => s.id === current)
       await log.refresh(table.detail(current), step !== undefined && !ENDED.has(step.state))
     }
+    // the run's dates last: the steps shown are never held back by them
+    await run.update(action)
   }
 
   async function openLog (stepId) {
@@ -168,7 +189,9 @@ export function actionView ({ root, params, signal, report, confirm }) {
 
   async function control ({ verb, label, text }) {
     const name = action === null ? actionId : `${action.name} (${actionId})`
-    if (!await confirm({ title: `${label} ${name}?`, text, confirmLabel: label, danger: verb === 'stop' })) return
+    // a pause says beforehand what it can still hold back
+    const says = verb === 'pause' ? pauseWarning(action?.steps) : text
+    if (!await confirm({ title: `${label} ${name}?`, text: says, confirmLabel: label, danger: verb === 'stop' })) return
     say('asking', `${label}: asking the orchestrator…`)
     const button = buttons.find((b) => b.dataset.verb === verb)
     button.dataset.busy = 'true'

@@ -22,6 +22,7 @@ const RULES = [
   [/^GET \/configdocs\/[^/]+$/, 'get_configdocs'],
   [/^GET \/renderedconfigdocs$/, 'get_renderedconfigdocs'],
   [/^GET \/site_statuses$/, 'get_site_statuses'],
+  [/^GET \/workflows$/, 'list_workflows'],
   [/^POST \/actions$/, 'create_action'],
   [/^POST \/configdocs\/[^/]+$/, 'create_configdocs'],
   [/^POST \/commitconfigdocs$/, 'commit_configdocs']

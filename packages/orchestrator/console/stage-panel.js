@@ -2,13 +2,15 @@
 // staged empty (deleted at commit); a confirmation saying what happens to the buffer, then the store's validation.
 import { api } from './api.js'
 import { fill, h, setText } from './dom.js'
-import { BUFFER_MODES, collectionOfFile, collectionProblem, stageConfirmation, stagePath, stagedOf } from './staging.js'
+import { BUFFER_MODES, collectionProblem, nameForFile, stageConfirmation, stagePath, stagedOf } from './staging.js'
 import { findingList, messagesOf, refusal, verdictText } from './validations.js'
 import { splitDocuments } from './yaml-docs.js'
 
 /** `buffer()` reads committed against buffer afresh; `onStaged()` after a staging the store took. */
 export function stagePanel ({ signal, confirm, buffer, onStaged }) {
-  const name = h('input', { type: 'text', id: 'stage-collection', list: 'known-collections', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', required: true })
+  // whether the operator typed the name shown (since the last staging): a file read then keeps it, else names it
+  let typed = false
+  const name = h('input', { type: 'text', id: 'stage-collection', list: 'known-collections', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', required: true, oninput: () => { typed = name.value.trim() !== '' } })
   const known = h('datalist', { id: 'known-collections' })
   const mode = h('select', { id: 'buffer-mode' }, BUFFER_MODES.map((m) => h('option', { value: m.mode }, m.label)))
   const empty = h('input', { type: 'checkbox', id: 'stage-empty', onchange: () => { text.disabled = empty.checked; file.disabled = empty.checked } })
@@ -48,8 +50,11 @@ export function stagePanel ({ signal, confirm, buffer, onStaged }) {
       say(`The file could not be read: ${error.message}`, true)
       return
     }
-    if (name.value.trim() === '') name.value = collectionOfFile(chosen.name)
-    say(`Read ${chosen.name}: ${splitDocuments(text.value).length} documents.`)
+    const kept = typed && name.value.trim() !== ''
+    name.value = nameForFile({ current: name.value, typed, fileName: chosen.name })
+    const count = `Read ${chosen.name}: ${splitDocuments(text.value).length} documents`
+    if (name.value === '') say(`${count}; its name makes no collection name: name the collection.`, true)
+    else say(kept ? `${count}, to be staged as ${name.value}, the name you typed.` : `${count}, to be staged as ${name.value}.`)
   }
 
   async function stage () {
@@ -81,6 +86,8 @@ export function stagePanel ({ signal, confirm, buffer, onStaged }) {
       const failed = messages.some((m) => m.error)
       say(`Staged ${collection}${isEmpty ? ' empty' : ''} (${mode.value}): ${verdictText(body).toLowerCase()}.`, failed)
       fill(result, messages.length === 0 ? '' : findingList(messages))
+      // the name typed has been used: the next file read names its own collection
+      typed = false
       await onStaged()
     } catch (error) {
       say('')

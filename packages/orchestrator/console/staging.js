@@ -24,6 +24,15 @@ export function collectionOfFile (fileName) {
   return collectionProblem(name) === null ? name : ''
 }
 
+/**
+ * The collection name once a file is read: the file's own (`site.yaml` → `site`, '' when it makes none) unless the
+ * operator typed the name shown since the last staging. A name left from an earlier file never stays: staged with
+ * replace, that file's collection would be overwritten with this one's documents.
+ */
+export function nameForFile ({ current, typed, fileName }) {
+  return typed && String(current).trim() !== '' ? String(current).trim() : collectionOfFile(fileName)
+}
+
 /** The collections the buffer changes, `[{ name, status }]` (created, modified, deleted), from committed,buffer. */
 export function stagedOf (list) {
   return list.filter((c) => c.new_status !== 'unmodified').map((c) => ({ name: c.collection_name, status: c.new_status }))

@@ -4,7 +4,7 @@
 import { api, seg } from './api.js'
 import { badge, badgeClass, breakable, durationText, h, parseTime, setBadge, setText, setTime, utcText } from './dom.js'
 import { groupSpan, stateWords, trySpanOf } from './action-state.js'
-import { ENDED, groupState, groupSteps, taskOf, timeline } from './steps.js'
+import { ENDED, groupState, groupSteps, stepShown, taskOf, timeline } from './steps.js'
 
 // step details are asked for a few at a time (the browser's own limit per host is six)
 const PARALLEL = 4
@@ -22,6 +22,9 @@ export function stepTable ({ actionId, dagId, onOpen, signal }) {
   const tries = new Map()
   let shape = ''
   let selected = null
+  // the step filter's search and states (./step-filter.js), and the steps last shown
+  let criteria = { text: '', state: 'all' }
+  let last = []
 
   // one row's cells, the same columns for a step and for a sub-workflow's own row
   function cellsOf (state) {
@@ -56,6 +59,7 @@ export function stepTable ({ actionId, dagId, onOpen, signal }) {
         rows.set(step.id, { tr, cells, open })
         body.append(tr)
       }
+      body.dataset.group = block.group ?? ''
       table.append(body)
     }
     select(selected)
@@ -113,6 +117,29 @@ export function stepTable ({ actionId, dagId, onOpen, signal }) {
     await readDetails(steps)
     await readTries(steps)
     render(steps, paused, pauseAt)
+    last = steps
+    return filter(criteria)
+  }
+
+  /**
+   * Shows only the steps `{ text, state }` takes in (see stepShown), a sub-workflow only while one of its steps is;
+   * answers `{ shown, total }`.
+   */
+  function filter (wanted) {
+    criteria = wanted
+    let shown = 0
+    for (const step of last) {
+      const row = rows.get(step.id)
+      if (row === undefined) continue
+      const visible = stepShown(step, criteria)
+      if (visible) shown++
+      if (row.tr.hidden === visible) row.tr.hidden = !visible
+    }
+    for (const body of table.querySelectorAll('tbody')) {
+      const empty = [...body.querySelectorAll('tr[data-step]')].every((tr) => tr.hidden)
+      if (body.hidden !== empty) body.hidden = empty
+    }
+    return { shown, total: last.length }
   }
 
   function render (steps, paused, pauseAt) {
@@ -199,7 +226,7 @@ export function stepTable ({ actionId, dagId, onOpen, signal }) {
     }
   }
 
-  return { table, update, select, detail: (stepId) => details.get(stepId) }
+  return { table, update, filter, select, detail: (stepId) => details.get(stepId) }
 }
 
 const shapeOf = (steps) => steps.map((s) => `${s.index}:${s.id}`).join(',')

@@ -79,3 +79,31 @@ export function timeline (spans, now) {
     return { left: Math.min(left, 99.4), width: Math.min(width, 100 - Math.min(left, 99.4)) }
   })
 }
+
+/** The step filters offered, each with the states it takes in (`all`: every step). */
+export const STEP_FILTERS = [
+  { value: 'all', label: 'All steps' },
+  { value: 'active', label: 'Running or about to' },
+  { value: 'failed', label: 'Failed or not run' },
+  { value: 'done', label: 'Done' },
+  { value: 'pending', label: 'Not started' }
+]
+
+/** Which filter a step's state falls under: not started, done (its work done or not needed), failed, or active. */
+export function stateGroupOf (state) {
+  const s = (state ?? 'none').toLowerCase()
+  if (s === 'none') return 'pending'
+  if (s === 'success' || s === 'skipped' || s === 'removed') return 'done'
+  if (FAILED_STEPS.has(s)) return 'failed'
+  return 'active'
+}
+
+/**
+ * Whether a step is shown under a filter (`state`, a STEP_FILTERS value) and a search (`text`): each word of the
+ * search is in the step's id, case aside (`armada post` finds `armada_build.armada_post_apply`).
+ */
+export function stepShown (step, { state = 'all', text = '' } = {}) {
+  if (state !== 'all' && stateGroupOf(step.state) !== state) return false
+  const id = String(step.id).toLowerCase()
+  return text.toLowerCase().split(/\s+/).filter((word) => word !== '').every((word) => id.includes(word))
+}

@@ -10,7 +10,7 @@ import { actionRoutes } from './routes/actions.ts'
 import { workflowRoutes } from './routes/workflows.ts'
 import { siteStatusRoutes } from './routes/site-statuses.ts'
 import { noteRoutes } from './routes/notes.ts'
-import { consoleRoutes } from './routes/console.ts'
+import { consoleRoutes, type ConsoleSettings } from './routes/console.ts'
 import { VerbosityOnlySchema } from './schemas/query.ts'
 
 export interface AppDeps {
@@ -26,6 +26,8 @@ export interface AppDeps {
   jsonMaxDepth?: number
   logLevel?: string
   logger?: boolean
+  /** What the console is told (GET /console/settings.json); absent: nothing set. */
+  consoleSettings?: ConsoleSettings
   /** Prometheus metrics served at GET /metrics; absent: none. */
   metrics?: Metrics | undefined
   /** HTTPS only, with this certificate and key (TLS_CERT_FILE, TLS_KEY_FILE); absent: plain HTTP. */
@@ -55,7 +57,7 @@ export async function buildApp (deps: AppDeps) {
   // every resource takes verbosity, and refuses a bad one before anything else of its query: the routes declare it
   const query = VerbosityOnlySchema
   await app.register(versionsRoutes, { query })
-  await app.register(consoleRoutes, { query })
+  await app.register(consoleRoutes, { query, settings: deps.consoleSettings })
   await app.register(async (api) => {
     await api.register(healthRoutes, { query })
     await api.register(apiIndexRoutes, { service: 'orchestrator', query })

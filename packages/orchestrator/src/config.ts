@@ -72,6 +72,11 @@ export const ConfigSchema = Type.Object({
   ENGINE_USERNAME: Type.String({ default: '', description: 'Airflow user for POST /auth/token; empty: credential-less GET /auth/token' }),
   ENGINE_PASSWORD: Type.String({ default: '', description: 'Password of ENGINE_USERNAME' }),
   ENGINE_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 1, description: 'Timeout of each engine call' }),
+  ENGINE_UI_URL: Type.String({
+    default: '',
+    pattern: '^(https?://[^\\s]+)?$',
+    description: 'Address of the engine\'s own UI (Airflow 3\'s, e.g. http://airflow.example:8080): the console links each action to its run there; empty: no link (the stand-in engine has no UI)'
+  }),
   PROVISIONER_URL: Type.String({
     default: 'http://127.0.0.1:9300/api/v1.0',
     description: 'Drydock API base URL (node inventory for site statuses)'

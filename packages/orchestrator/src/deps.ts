@@ -102,7 +102,8 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
     siteStatuses: createSiteStatuses({ provisioner, legacyKeys: config.SITE_STATUS_LEGACY_KEYS }),
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     jsonMaxDepth: config.JSON_MAX_DEPTH,
-    logLevel: config.LOG_LEVEL
+    logLevel: config.LOG_LEVEL,
+    consoleSettings: { engineUiUrl: config.ENGINE_UI_URL }
   }
 }
 

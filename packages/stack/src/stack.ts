@@ -164,6 +164,8 @@ export async function startStack (options: StackOptions): Promise<Stack> {
   let closing = false
 
   const engine = options.engine ?? 'stub'
+  // Airflow 3's API server serves its UI too: the console links each action's run there, unless told another address
+  if (engine === 'airflow' && process.env.ENGINE_UI_URL === undefined) env.orchestrator.ENGINE_UI_URL = urls.engine
   let airflow: Airflow | undefined
   let runner: Awaited<ReturnType<typeof startStepRunner>> | undefined
   const airflowSecret = engine === 'airflow' ? keptSecret(join(dataDir, 'airflow-jwt-secret')) : ''

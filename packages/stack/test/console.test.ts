@@ -368,8 +368,10 @@ describe.skipIf(!present)('the operator\'s console in Chromium', () => {
     const total = (list: typeof sent) => list.reduce((sum, s) => sum + s.bytes, 0)
     console.log(`console: the action view transferred ${total(sent)} bytes — page and modules ${total(files)} in ${files.length} files, API ${total(api)} in ${api.length} calls`)
     expect(files.length).toBeGreaterThanOrEqual(10)
-    // the action, its 17 steps, and the log of the retried step's first try (to place that try on the timeline)
-    expect(api.length).toBe(1 + 17 + 1)
+    // the action, its 17 steps, the log of the retried step's first try (to place that try on the timeline), and the
+    // run's dates (GET /workflows, once: the run has ended)
+    expect(api.length).toBe(1 + 17 + 1 + 1)
+    expect(api.filter((s) => s.url.includes('/api/v1.0/workflows?'))).toHaveLength(1)
     expect(files.every((s) => s.headers['x-auth-token'] === undefined)).toBe(true)
     await fresh.context().close()
   })

@@ -54,11 +54,21 @@ function acceptsGzip (header: string | undefined): boolean {
   })
 }
 
+/** What the console is told of the orchestrator's configuration: only what it shows, nothing secret. */
+export interface ConsoleSettings {
+  /** ENGINE_UI_URL: the engine's own UI, '' for none. */
+  engineUiUrl?: string
+}
+
 /**
- * `GET /console` and `/console/` (the page), `GET /console/<file>` for each file of `folder`, nothing else; each
+ * `GET /console` and `/console/` (the page), `GET /console/<file>` for each file of `folder`, `GET
+ * /console/settings.json` (`{ engine_ui_url }`: the engine UI's address or null), nothing else; each
  * takes the `query` the orchestrator's other routes take.
  */
-export async function consoleRoutes (app: FastifyInstance, options: { folder?: string } & CommonRouteOptions): Promise<void> {
+export async function consoleRoutes (
+  app: FastifyInstance,
+  options: { folder?: string, settings?: ConsoleSettings } & CommonRouteOptions
+): Promise<void> {
   const files = list(options.folder ?? CONSOLE_DIR)
   const serve = (fileOf: () => ConsoleFile) => async (request: FastifyRequest, reply: FastifyReply) => {
     const file = fileOf()
@@ -81,6 +91,12 @@ export async function consoleRoutes (app: FastifyInstance, options: { folder?: s
   }
   // no part of the API: its schema, when it has one, only checks the query
   const route = { config: { public: true }, ...(options.query === undefined ? {} : { schema: withQuery({ hide: true }, options) }) }
+  // the console's settings, read by the page once; public like the page, as nothing in them is secret
+  const settings = JSON.stringify({ engine_ui_url: options.settings?.engineUiUrl === '' ? null : options.settings?.engineUiUrl ?? null })
+  app.get('/console/settings.json', route, async (_request, reply) => {
+    reply.headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' })
+    return await reply.send(settings)
+  })
   for (const [name, file] of files) {
     app.get(`/console/${name}`, route, serve(file))
     if (name === 'index.html') {

@@ -6,7 +6,7 @@ import { ACTION_KINDS, createConfirmation, createPath, kindOf, parameterLines, p
 import { ApiError, api, blamed, probeOf, rulesOf } from '../../console/api.js'
 import {
   bufferRevisionOf, bufferSignature, collectionOfFile, collectionProblem, commitConfirmation, commitPath, forceConfirmation, modeEffect,
-  renderedDefault, stageConfirmation, stagePath, stagedOf
+  nameForFile, renderedDefault, stageConfirmation, stagePath, stagedOf
 } from '../../console/staging.js'
 import { failuresOf, findingText, messagesOf, verdictText } from '../../console/validations.js'
 import { ACTIONS } from '../../src/domain/catalog.ts'
@@ -78,6 +78,14 @@ describe('staging and committing', () => {
     expect(collectionOfFile('site.yaml')).toBe('site')
     expect(collectionOfFile('global.YML')).toBe('global')
     expect(collectionOfFile('my site.yaml')).toBe('')
+  })
+
+  it('names the collection after a file read, unless the operator typed the name shown since the last staging', () => {
+    // a name left from the first file gives way to the second's: staged with replace it would overwrite the first
+    expect(nameForFile({ current: 'global', typed: false, fileName: 'site.yaml' })).toBe('site')
+    expect(nameForFile({ current: 'global', typed: false, fileName: 'my site.yaml' })).toBe('')
+    expect(nameForFile({ current: 'mine', typed: true, fileName: 'site.yaml' })).toBe('mine')
+    expect(nameForFile({ current: ' ', typed: true, fileName: 'site.yaml' })).toBe('site')
   })
 
   it('reads the buffer from committed against buffer, and tells one buffer from another', () => {

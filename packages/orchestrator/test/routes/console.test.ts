@@ -8,12 +8,13 @@ import { gunzipSync } from 'node:zlib'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createPolicy, createServiceApp } from '@slipway/common'
 import { isErrorBody, testAuthenticator } from '@slipway/common/testing'
-import { CONSOLE_DIR, consoleRoutes } from '../../src/routes/console.ts'
+import { CONSOLE_DIR, consoleRoutes, type ConsoleSettings } from '../../src/routes/console.ts'
+import { loadConfig } from '../../src/config.ts'
 import { POLICY_DEFAULTS } from '../../src/policy.ts'
 
-async function consoleApp (folder?: string) {
+async function consoleApp (folder?: string, settings?: ConsoleSettings) {
   const app = createServiceApp({ service: 'orchestrator', logger: false, authenticator: testAuthenticator(), policy: createPolicy(POLICY_DEFAULTS) })
-  await app.register(consoleRoutes, { folder })
+  await app.register(consoleRoutes, { folder, settings })
   onTestFinished(async () => { await app.close() })
   return app
 }
@@ -113,6 +114,19 @@ describe('GET /console', () => {
     const again = await app.inject({ url: '/console/app.js' })
     expect(again.body).toBe('export const at = "first request"')
     expect(again.headers.etag).toBe(first.headers.etag)
+  })
+
+  it('tells the page the engine UI\'s address without a token, null when none is set; a non-HTTP address is refused at start', async () => {
+    const read = async (settings?: ConsoleSettings) => await (await consoleApp(undefined, settings)).inject({ url: '/console/settings.json' })
+    const none = await read()
+    expect(none.statusCode).toBe(200)
+    expect(none.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(none.json()).toEqual({ engine_ui_url: null })
+    expect((await read({ engineUiUrl: '' })).json()).toEqual({ engine_ui_url: null })
+    expect((await read({ engineUiUrl: 'https://airflow.example:8080' })).json()).toEqual({ engine_ui_url: 'https://airflow.example:8080' })
+    expect(loadConfig({ ENGINE_UI_URL: 'http://127.0.0.1:8080' }).ENGINE_UI_URL).toBe('http://127.0.0.1:8080')
+    expect(loadConfig({}).ENGINE_UI_URL).toBe('')
+    expect(() => loadConfig({ ENGINE_UI_URL: 'javascript:alert(1)' })).toThrow(/ENGINE_UI_URL/)
   })
 
   it('refuses to start on a folder without index.html', async () => {
