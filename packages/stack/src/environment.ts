@@ -60,7 +60,10 @@ export function stackEnvironment (options: WiringOptions): Record<ProcessName, R
   const base = (name: ProcessName): string => `http://${host}:${ports[name]}`
   const urls = Object.fromEntries(PROCESS_NAMES.map((name) => [name, base(name)])) as Record<ProcessName, string>
   const storeUrl = `${base('store')}/api/v1.0`
-  const auth = { AUTH_PROVIDER: 'static', AUTH_TOKENS_FILE: options.tokensFile, SERVICE_TOKEN: serviceToken }
+  // the stack's processes call each other over plain HTTP: a certificate in the caller's environment is not used
+  const auth = {
+    AUTH_PROVIDER: 'static', AUTH_TOKENS_FILE: options.tokensFile, SERVICE_TOKEN: serviceToken, TLS_CERT_FILE: '', TLS_KEY_FILE: ''
+  }
   return {
     store: { HOST: host, PORT: String(ports.store), STORE_DATA_DIR: join(dataDir, 'store'), STORE_AUTH_TOKENS: serviceToken },
     // the site plays Drydock (reading designs from the store, relabelling nodes through the bootstrap service),

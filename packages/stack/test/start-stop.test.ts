@@ -34,10 +34,10 @@ describe('npm start', () => {
     writeFileSync(join(dir, 'engine', 'engine-state.json'), '{}')
     const ports = await freePorts()
     await hold(ports.orchestrator)
-    const runner = startRunner(dir, ports, { PORT: '1', STORE_URL: 'http://elsewhere', LOG_LEVEL: 'debug' })
+    const runner = startRunner(dir, ports, { PORT: '1', STORE_URL: 'http://elsewhere', TLS_CERT_FILE: '/no/cert.pem', LOG_LEVEL: 'debug' })
     expect(await runner.exited).toBe(2)
     const lines = runner.output().stderr.trim().split('\n')
-    expect(lines[0]).toMatch(/^slipway: npm start sets PORT, STORE_URL itself for its processes and does not use the values in this environment/)
+    expect(lines[0]).toMatch(/^slipway: npm start sets PORT, STORE_URL, TLS_CERT_FILE itself for its processes and does not use the values in this environment/)
     expect(lines[1]).toBe(`slipway: ${dir} has no admin-token but holds engine state from an earlier stack: those processes will remember what the others do not; to start afresh, stop the stack and delete ${dir}`)
   })
 
