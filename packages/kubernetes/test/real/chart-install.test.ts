@@ -1,5 +1,6 @@
 // charts/slipway installed by the pinned helm into the real kube-apiserver: the objects the release names read back
-// through the API; what each service account may do, asked of the server's RBAC authorizer with SubjectAccessReviews,
+// through the API; its pods admitted under the "restricted" Pod Security Standard; what each service account may do,
+// asked of the server's RBAC authorizer with SubjectAccessReviews,
 // and the workflows' steps run under the chart's own account; an upgrade refused by the schema, two upgrades (settings
 // and a second bootstrap, then the HA PostgreSQL values), and an uninstall that leaves no object of the release.
 // No controller-manager or kubelet runs here: the Deployments are stored, no ReplicaSet or pod comes of them.
@@ -92,6 +93,28 @@ onHelm('the chart on a real API server', { kube: true }, () => {
     // no controller turns the Deployments into pods here
     const pods = await kube.api.call('GET', `/api/v1/namespaces/${NS}/pods?labelSelector=${encodeURIComponent(SELECTOR)}`, { token: kube.identities.admin.token })
     expect((pods.json as { items: unknown[] }).items).toEqual([])
+  })
+
+  it('gives pods the "restricted" Pod Security Standard admits: each Deployment\'s pod template, and not without its securityContext', async () => {
+    const token = kube.identities.admin.token
+    const namespace = 'slipway-restricted'
+    await kube.api.call('POST', '/api/v1/namespaces', {
+      token, body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } }
+    })
+    await kube.api.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { token, body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } })
+    // a dry run: admitted (or refused) by every admission plugin, PodSecurity included, and not stored
+    const admit = async (name: string, spec: Record<string, unknown>) => await kube.api.call('POST', `/api/v1/namespaces/${namespace}/pods?dryRun=All`, {
+      token, body: { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { ...spec, serviceAccountName: 'default' } }
+    })
+    for (const component of ['orchestrator', 'bootstrap']) {
+      const spec = (await readBack('Deployment', `${NAME}-${component}`) as Deployment).spec.template.spec
+      const admitted = await admit(component, spec)
+      expect([component, admitted.status]).toEqual([component, 201])
+      const bare = { ...spec, securityContext: {}, containers: spec.containers.map(({ securityContext, ...rest }) => rest) }
+      const refused = await admit(`${component}-bare`, bare)
+      expect(refused.status).toBe(403)
+      expect((refused.json as { message: string }).message).toContain('violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false')
+    }
   })
 
   it('lets the bootstrap service account get, list and patch nodes, and nothing else', async () => {
