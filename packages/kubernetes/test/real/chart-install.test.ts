@@ -1,8 +1,8 @@
 // charts/slipway installed by the pinned helm into the real kube-apiserver: the objects the release names read back
 // through the API; its pods admitted under the "restricted" Pod Security Standard; what each service account may do,
-// asked of the server's RBAC authorizer with SubjectAccessReviews,
-// and the workflows' steps run under the chart's own account; an upgrade refused by the schema, two upgrades (settings
-// and a second bootstrap, then the HA PostgreSQL values), and an uninstall that leaves no object of the release.
+// asked of the server's RBAC authorizer with SubjectAccessReviews, and the workflows' steps run under the chart's own
+// account; an upgrade refused by the schema, two upgrades (settings and a second bootstrap, then the HA PostgreSQL
+// values), and an uninstall that leaves no object of the release.
 // No controller-manager or kubelet runs here: the Deployments are stored, no ReplicaSet or pod comes of them.
 import { Agent } from 'undici'
 import { afterAll, beforeAll, expect, it } from 'vitest'
