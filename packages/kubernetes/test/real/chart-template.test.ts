@@ -9,6 +9,8 @@ import { loadConfig as loadBootstrapConfig } from '@slipway/bootstrap'
 import { loadConfig as loadOrchestratorConfig } from '@slipway/orchestrator'
 import { loadPeersConfig } from '@slipway/steps'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { parseTokenFile } from '../../../common/src/auth/static.ts'
 import { createHelm, type Helm } from '../../src/helm.ts'
 import { CHART_DIR, find, HA_VALUES, HELM, manifestObjects, onHelm, type KubeObject } from '../helpers/chart.ts'
 
@@ -208,6 +210,53 @@ onHelm('the chart rendered', { kube: false }, () => {
       expect(objects.filter((o) => o.kind === 'NetworkPolicy').map((o) => o.metadata.name).sort())
         .toEqual([`${NAME}-bootstrap`, `${NAME}-orchestrator`])
     })
+  })
+
+  it('takes existing Secrets by name: the settings, the database URL and the token file; the chart makes none of them', async () => {
+    const objects = await render(
+      '--set', 'orchestrator.replicas=2', '--set', 'orchestrator.existingSecret=site-orchestrator-settings',
+      '--set', 'orchestrator.postgresql.existingSecret=site-database', '--set', 'orchestrator.postgresql.existingSecretKey=url',
+      '--set', 'bootstrap.existingSecret=site-bootstrap-settings', '--set', 'steps.existingSecret=site-steps-settings',
+      '--set', 'auth.existingTokensSecret=site-tokens'
+    )
+    expect(objects.filter((o) => o.kind === 'Secret')).toEqual([])
+    const orchestrator = container(objects, 'orchestrator')
+    expect(orchestrator.envFrom).toContainEqual({ secretRef: { name: 'site-orchestrator-settings' } })
+    expect(orchestrator.env).toEqual([{ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'site-database', key: 'url' } } }])
+    expect(container(objects, 'bootstrap').envFrom).toContainEqual({ secretRef: { name: 'site-bootstrap-settings' } })
+    for (const component of ['orchestrator', 'bootstrap']) {
+      expect(data(objects, 'ConfigMap', `${NAME}-${component}`).AUTH_TOKENS_FILE).toBe('/etc/slipway/auth/tokens.yaml')
+      expect(container(objects, component).volumeMounts).toContainEqual({ name: 'tokens', mountPath: '/etc/slipway/auth', readOnly: true })
+      const pod = (find(objects, 'Deployment', `${NAME}-${component}`) as Deployment).spec.template.spec
+      expect(pod.volumes.find((v) => v.name === 'tokens')?.secret?.secretName).toBe('site-tokens')
+    }
+    // PostgreSQL: no claim for SQLite
+    expect(objects.filter((o) => o.kind === 'PersistentVolumeClaim')).toEqual([])
+  })
+
+  it('writes auth.tokens as the token file both services read, and auth.policy as their policy file', async () => {
+    const objects = await render('--set', 'auth.tokens.t0ken.user=admin', '--set', 'auth.tokens.t0ken.roles={admin}',
+      '--set', 'auth.policy.workflow_orchestrator:list_actions=role:reader')
+    // read as the services read it
+    const tokens = parseTokenFile(data(objects, 'Secret', `${NAME}-tokens`)['tokens.yaml'] ?? '')
+    expect([...tokens.keys()]).toEqual(['t0ken'])
+    expect(tokens.get('t0ken')).toMatchObject({ userName: 'admin', roles: ['admin'] })
+    const policy = find(objects, 'ConfigMap', `${NAME}-policy`) as KubeObject & { data: Record<string, string> }
+    expect(parse(policy.data['policy.yaml'] ?? '')).toEqual({ 'workflow_orchestrator:list_actions': 'role:reader' })
+    for (const component of ['orchestrator', 'bootstrap']) {
+      expect(data(objects, 'ConfigMap', `${NAME}-${component}`)).toMatchObject({
+        AUTH_TOKENS_FILE: '/etc/slipway/auth/tokens.yaml', POLICY_FILE: '/etc/slipway/policy/policy.yaml'
+      })
+    }
+  })
+
+  it('binds the steps\' rights to an account of the engine\'s own namespace when one is named, and makes none', async () => {
+    const objects = await render('--set', 'steps.serviceAccount.create=false', '--set', 'steps.serviceAccount.name=airflow-worker',
+      '--set', 'steps.serviceAccount.namespace=airflow')
+    expect(objects.filter((o) => o.kind === 'ServiceAccount').map((o) => o.metadata.name).sort()).toEqual([`${NAME}-bootstrap`, `${NAME}-orchestrator`])
+    for (const [kind, name] of [['ClusterRoleBinding', 'ucp-site-slipway-steps'], ['RoleBinding', `${NAME}-steps-status`]] as const) {
+      expect(find(objects, kind, name)).toMatchObject({ subjects: [{ kind: 'ServiceAccount', name: 'airflow-worker', namespace: 'airflow' }] })
+    }
   })
 
   describe('values refused', () => {
