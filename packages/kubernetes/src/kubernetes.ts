@@ -112,6 +112,9 @@ export async function startKubernetes (options: KubernetesOptions = {}): Promise
       `--tls-private-key-file=${pki.serverKey}`,
       `--token-auth-file=${join(dir, 'tokens.csv')}`,
       '--authorization-mode=RBAC',
+      // no controller-manager runs here to lift the finalizer this plugin puts on every PersistentVolumeClaim: a
+      // deleted claim (the chart's, on uninstall) would stay terminating for ever
+      '--disable-admission-plugins=StorageObjectInUseProtection',
       `--service-account-key-file=${pki.serviceAccountPub}`,
       `--service-account-signing-key-file=${pki.serviceAccountKey}`,
       '--service-account-issuer=https://kubernetes.default.svc',

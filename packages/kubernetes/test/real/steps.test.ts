@@ -4,42 +4,18 @@
 // and KUBE_TOKEN, run as a least-privilege service account: deployment_status's ConfigMap, and destroy_nodes
 // cordoning, draining and removing a node (Drydock and Promenade not configured), and a drain that times out.
 import { DownstreamError } from '@slipway/common'
-import { CONFIGURATION_DEFAULTS, createStepLibrary, loadPeersConfig, type StepCall, type StepIo, type StepLibrary } from '@slipway/steps'
+import { loadPeersConfig, type StepLibrary } from '@slipway/steps'
 import { Agent } from 'undici'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { kubernetesClient, kubernetesHttp, type KubernetesClient } from '../../../steps/src/clients/kubernetes.ts'
 import { startKubernetes, type Kubernetes } from '../../src/kubernetes.ts'
 import { onRealKubernetes } from '../helpers/real.ts'
+import { kubeOnlyLibrary, runStep as run, stepCall } from '../helpers/step-calls.ts'
 import { createPod, kubeletFor, must, podExists, prepareCluster, stepsServiceAccount } from '../helpers/steps.ts'
 
 /** What the server says when a budget refuses an eviction (policy/v1 Eviction's 429). */
 const BUDGET_REFUSAL = 'Cannot evict pod as it would violate the pod\'s disruption budget.'
-
-interface Io extends StepIo { lines: string[] }
-function recordingIo (): Io {
-  const lines: string[] = []
-  return { lines, log: (event, level = 'info') => { lines.push(`${level} ${event}`) }, signal: new AbortController().signal }
-}
-
-/** A call of the step as an engine hands it: the action's conf and a fast deployment configuration. */
-function stepCall (
-  dagId: string, taskId: string, parameters: Record<string, unknown>, configuration: Record<string, unknown> = {}
-): StepCall {
-  return {
-    dagId,
-    taskId,
-    runId: 'manual__1',
-    tryNumber: 1,
-    conf: {
-      action: { id: '01REALKUBE', name: dagId, user: 'operator', context_marker: 'marker-real', committed_rev_id: 1, parameters },
-      // no Deckhand here: the design reference the run carries
-      design_ref: 'deckhand+http://deckhand.invalid/api/v1.0/revisions/1/rendered-documents'
-    },
-    taskStates: {},
-    xcom: { deployment_configuration: { ...CONFIGURATION_DEFAULTS, ...configuration } }
-  }
-}
 
 onRealKubernetes('the step library\'s Kubernetes calls', () => {
   let kube: Kubernetes
@@ -47,19 +23,7 @@ onRealKubernetes('the step library\'s Kubernetes calls', () => {
   let client: KubernetesClient
   let stepsToken: string
 
-  /** The step library as stub-engine and the step runner build it, only Kubernetes configured. */
-  const library = (token: string, env: Record<string, string> = {}): StepLibrary => createStepLibrary(loadPeersConfig({
-    KUBE_API_URL: kube.server, KUBE_TOKEN: token, STEP_HTTP_TIMEOUT_MS: '10000', ...env
-  }), { dispatcher: agent })
-  async function run (steps: StepLibrary, kind: 'destroy_nodes' | 'deployment_status', call: StepCall): Promise<{ io: Io, error?: Error }> {
-    const io = recordingIo()
-    try {
-      await steps.run(kind, call, io)
-      return { io }
-    } catch (error) {
-      return { io, error: error as Error }
-    }
-  }
+  const library = (token: string, env: Record<string, string> = {}): StepLibrary => kubeOnlyLibrary(kube.server, token, agent, env)
   async function node (name: string): Promise<{ spec?: { unschedulable?: boolean } } | null> {
     const answer = await kube.api.call('GET', `/api/v1/nodes/${name}`, { token: kube.identities.admin.token })
     return answer.status === 404 ? null : answer.json as { spec?: { unschedulable?: boolean } }
