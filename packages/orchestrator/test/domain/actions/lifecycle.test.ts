@@ -1,7 +1,6 @@
 // An action's lifecycle from its run's state, its DAG's pause flag and its steps' states.
 import { describe, expect, it } from 'vitest'
-import { actionLifecycle, lifecycleOf } from '../../src/domain/catalog.ts'
-import { siteActionTag } from '../../src/domain/actions.ts'
+import { actionLifecycle, lifecycleOf } from '../../../src/domain/actions/lifecycle.ts'
 
 describe('actionLifecycle', () => {
   it('is Failed for a run the engine calls a success when any step ended failed or upstream_failed', () => {
@@ -29,16 +28,5 @@ describe('actionLifecycle', () => {
   it('leaves the run-only rule as it was', () => {
     expect(['none', 'queued', 'running', 'success', 'failed', 'odd'].map((s) => lifecycleOf(s, false)))
       .toEqual(['Pending', 'Pending', 'Processing', 'Complete', 'Failed', 'Unknown (odd)'])
-  })
-})
-
-describe('the backstop site-action tag', () => {
-  const states = (all: Record<string, string>) => (taskId: string): string | null => all[taskId] ?? null
-  it('is a failure when any step failed, even with the armada build done; a success when every step did its work', () => {
-    const built = { 'armada_build.armada_get_releases': 'success', skip_upgrade_airflow: 'success' }
-    expect(siteActionTag(states(built), ['success', 'success'])).toBe('site-action-success')
-    expect(siteActionTag(states({ ...built, create_action_tag: 'failed' }), ['success', 'failed'])).toBe('site-action-failure')
-    expect(siteActionTag(states({ 'armada_build.armada_get_releases': 'upstream_failed' }), [])).toBe('site-action-failure')
-    expect(siteActionTag(states({}), [])).toBe('site-action-failure')
   })
 })

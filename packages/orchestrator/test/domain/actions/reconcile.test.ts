@@ -1,7 +1,7 @@
 // What the start-up reconcile says: a line at the default level only when it found something, so that an idle stack
 // prints nothing after its banner.
 import { describe, expect, it } from 'vitest'
-import { reconcileLines, type ReconcileReport } from '../../src/domain/actions-reconcile.ts'
+import { reconcileLines, type ReconcileReport } from '../../../src/domain/actions/reconcile.ts'
 
 const report = (over: Partial<ReconcileReport> = {}): ReconcileReport =>
   ({ started: [], failed: [], pending: [], newOrphans: [], orphans: 0, errors: [], ...over })

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest'
 import type { ValidationMessage } from '@slipway/common'
 import {
   PreRunFailure, refuseDocumentErrors, refuseIntermediateCommits, requireCommittedRevision
-} from '../../src/domain/pre-run-checks.ts'
-import type { Versions } from '../../src/domain/configdocs/versions.ts'
+} from '../../../src/domain/actions/pre-run-checks.ts'
+import type { Versions } from '../../../src/domain/configdocs/versions.ts'
 
 function versions (revisions: Array<{ id: number, tags: string[] }>, committed?: number): Versions {
   const latest = revisions.at(-1)?.id
