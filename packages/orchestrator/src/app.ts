@@ -1,12 +1,11 @@
 // buildApp(deps): the orchestrator's routes on common's service app; never listens.
 import { acceptAllBodiesAsText, apiIndexRoutes, createServiceApp, healthRoutes, openApiRoutes, versionsRoutes } from '@slipway/common'
 import type { Authenticator, Metrics, Policy, ServerTls } from '@slipway/common'
-import type { Actions } from './domain/actions.ts'
 import type { Workflows } from './domain/workflows.ts'
 import type { SiteStatuses } from './domain/site-statuses.ts'
 import type { Notes } from './domain/notes.ts'
 import { configdocsRoutes, type Configdocs } from './routes/configdocs.ts'
-import { actionRoutes } from './routes/actions.ts'
+import { actionRoutes, type Actions } from './routes/actions.ts'
 import { workflowRoutes } from './routes/workflows.ts'
 import { siteStatusRoutes } from './routes/site-statuses.ts'
 import { noteRoutes } from './routes/notes.ts'

@@ -1,11 +1,9 @@
 // The orchestrator's background loops, each at once and then every interval, none overlapping itself: the staging
 // recovery (a staging cut short undone), the tag poller (site-action tags settled) and the reconciler (pending
 // starts settled, runs without an action reported). deps.ts builds what they call; the server starts and stops them.
-import type { RequestContext } from '@slipway/common'
-import { startReconciling } from './domain/actions-reconcile.ts'
+import type { CallContext, RequestContext } from '@slipway/common'
+import { emptyReport, type ReconcileReport } from './domain/actions/reconcile.ts'
 import type { StagingRecovery } from './domain/configdocs/staging.ts'
-
-export { startReconciling }
 
 /** How often a staging cut short is looked for and undone (at start-up first; the next staging or commit also does). */
 export const STAGING_RECOVERY_INTERVAL_MS = 5000
@@ -57,6 +55,28 @@ export function startTagPoller (
     running = true
     deps.actions.settleTags({ contextMarker: 'tag-poller', user: 'slipway' })
       .catch(log)
+      .finally(() => { running = false })
+  }
+  const timer = setInterval(tick, intervalMs)
+  timer.unref()
+  tick()
+  return { close: () => clearInterval(timer) }
+}
+
+/** Reconciles at once and then every `intervalMs`, one pass at a time, handing each pass's report on. */
+export function startReconciling (
+  reconcile: (ctx: CallContext) => Promise<ReconcileReport>,
+  intervalMs: number,
+  onReport: (report: ReconcileReport, atStart: boolean) => void
+): { close: () => void } {
+  let running = false
+  let passes = 0
+  const tick = (): void => {
+    if (running) return
+    running = true
+    const atStart = passes++ === 0
+    reconcile({ contextMarker: 'reconciler', user: 'slipway' })
+      .then((report) => { onReport(report, atStart) }, (error: unknown) => { onReport({ ...emptyReport(), errors: [error] }, atStart) })
       .finally(() => { running = false })
   }
   const timer = setInterval(tick, intervalMs)

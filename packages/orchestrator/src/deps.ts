@@ -18,8 +18,17 @@ import { createStaging, createStagingRecovery } from './domain/configdocs/stagin
 import { createStage } from './domain/configdocs/stage.ts'
 import { createCommit, designRefOf } from './domain/configdocs/commit.ts'
 import { createConfigdocsReads } from './domain/configdocs/reads.ts'
-import { createActions, SITE_ACTION_LOCK } from './domain/actions.ts'
-import { createNotes } from './domain/notes.ts'
+import { createActionCreator, SITE_ACTION_LOCK } from './domain/actions/create.ts'
+import { createActionStarter } from './domain/actions/start.ts'
+import { createPreRunChecks } from './domain/actions/pre-run-checks.ts'
+import { createActionQueries } from './domain/actions/queries.ts'
+import { createActionList } from './domain/actions/list.ts'
+import { createActionControl } from './domain/actions/control.ts'
+import { createSiteActionTags } from './domain/actions/site-action-tags.ts'
+import { createActionReconciler } from './domain/actions/reconcile.ts'
+import { ACTIONS } from './domain/catalog.ts'
+import { directReads, type EngineReads } from './domain/engine-reads.ts'
+import { createNotes, type Notes } from './domain/notes.ts'
 import { createWorkflows } from './domain/workflows.ts'
 import { createSiteStatuses } from './domain/site-statuses.ts'
 import { createEngineWatch, type EngineWatch } from './domain/engine-watch.ts'
@@ -70,20 +79,7 @@ export async function createDeps (config: Config, overrides: DepsOverrides = {})
   const configdocs = createConfigdocsUseCases(config, repos, locks.configdocs, clients)
   const notes = createNotes({ repos, fetchUrl: clients.noteSource, log })
   const watch = config.ENGINE_WATCH_INTERVAL_MS === 0 ? undefined : watchWithMetrics(engine, config, metrics, log, repos.runSummaries)
-  const actions = createActions({
-    repos,
-    engine,
-    store,
-    notes,
-    designRef: designRefOf(store),
-    deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT,
-    reads: watch?.reads,
-    startLock: locks.siteAction,
-    // a trigger still on its way after two engine timeouts will not arrive
-    startGraceMs: overrides.startGraceMs ?? 2 * config.ENGINE_TIMEOUT_MS,
-    retryWindowMs: config.ACTION_RETRY_WINDOW_S * 1000,
-    afterTrigger: config.TEST_HALT_AFTER_TRIGGER ? haltAfterTrigger : undefined
-  })
+  const actions = createActionUseCases(config, overrides, { repos, engine, store, notes, reads: watch?.reads, startLock: locks.siteAction })
   metrics?.gauge('slipway_action_starts_pending', 'Actions whose start the engine had not confirmed at the last reconciling pass',
     () => actions.reconcileStatus()?.pending)
   metrics?.gauge('slipway_orphan_runs',
@@ -124,6 +120,51 @@ function createConfigdocsUseCases (
     commit: createCommit({ store, validators, lock, staging, versionSeverity: config.DEPLOYMENT_VERSION_COMMIT }),
     reads: createConfigdocsReads({ store }),
     recoverStaging: createStagingRecovery({ journal, lock, staging })
+  }
+}
+
+/**
+ * The action use cases over one starter: create, control, the reads (one action, the list), the site-action tags
+ * and the reconciler; each route calls one of them, the background loops the last two.
+ */
+export function createActionUseCases (
+  config: Config,
+  overrides: DepsOverrides,
+  wired: {
+    repos: Repositories
+    engine: EngineClient
+    store: StoreClient
+    notes: Notes
+    /** Where runs, steps and pause flags are read (the engine watch); default: the engine itself. */
+    reads: EngineReads | undefined
+    startLock: DatabaseLease
+  }
+) {
+  const { repos, engine, store, notes, startLock } = wired
+  const reads = wired.reads ?? directReads(engine)
+  const starter = createActionStarter({
+    repos,
+    engine,
+    reads,
+    designRef: designRefOf(store),
+    // a trigger still on its way after two engine timeouts will not arrive
+    graceMs: overrides.startGraceMs ?? 2 * config.ENGINE_TIMEOUT_MS,
+    afterTrigger: config.TEST_HALT_AFTER_TRIGGER ? haltAfterTrigger : undefined
+  })
+  const checks = createPreRunChecks({ repos, engine, store, starter, deploymentVersionCommit: config.DEPLOYMENT_VERSION_COMMIT })
+  const queries = createActionQueries({ repos, engine, reads, notes })
+  const reconciler = createActionReconciler({ repos, reads, starter, dagIds: [...new Set(Object.values(ACTIONS).map((a) => a.dagId))] })
+  return {
+    create: createActionCreator({
+      repos, store, notes, starter, checks, queries, startLock, retryWindowMs: config.ACTION_RETRY_WINDOW_S * 1000
+    }),
+    control: createActionControl({ repos, engine, reads }),
+    queries,
+    list: createActionList({ repos, reads, notes }),
+    settleTags: createSiteActionTags({ repos, reads, store }),
+    /** One reconciling pass (at start-up, then periodically): see domain/actions/reconcile.ts. */
+    reconcile: reconciler.reconcile,
+    reconcileStatus: reconciler.status
   }
 }
 

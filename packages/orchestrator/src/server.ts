@@ -5,7 +5,7 @@ import { authStartupWarnings, onShutdown, readTlsSettings, runService, trustOutb
 import { loadConfig } from './config.ts'
 import { createDeps } from './deps.ts'
 import { buildApp } from './app.ts'
-import { reconcileLines } from './domain/actions-reconcile.ts'
+import { reconcileLines } from './domain/actions/reconcile.ts'
 import { startReconciling, startStagingRecovery, startTagPoller, STAGING_RECOVERY_INTERVAL_MS } from './background.ts'
 
 await runService('orchestrator', async () => {

@@ -46,34 +46,3 @@ export const STEP_ORDER: Record<string, readonly string[]> = Object.fromEntries(
  * second run of the DAG would be paused with the first.
  */
 export const EXCLUSIVE_DAGS: string[] = [...EXCLUSIVE_WORKFLOWS]
-
-/** Step states of a step that ended without doing its work: its last try failed, or a step it needed did. */
-export const FAILED_STEP_STATES: ReadonlySet<string> = new Set(['failed', 'upstream_failed'])
-
-/** Lifecycle from the run state and whether its DAG is paused: a live run of a paused DAG is Paused. */
-export function lifecycleOf (state: string | null | undefined, dagPaused: boolean): string {
-  const s = (state ?? 'none').toLowerCase()
-  if ((s === 'queued' || s === 'running') && dagPaused) return 'Paused'
-  if (['none', 'queued', 'scheduled'].includes(s)) return 'Pending'
-  if (['running', 'up_for_retry'].includes(s)) return 'Processing'
-  if (s === 'success') return 'Complete'
-  if (['failed', 'upstream_failed', 'shutdown', 'skipped', 'removed'].includes(s)) return 'Failed'
-  return `Unknown (${s})`
-}
-
-/**
- * An action's lifecycle: its run's, except that a run which ended with any step failed or upstream_failed is
- * Failed even when the engine calls the run a success. Workflows whose tail runs whatever happened before it
- * (all_done: create_action_tag, final_deployment_status) end as a success however their other steps went, and
- * Complete means the action did what it was asked. A step's state is that of its last try: a try that failed and
- * was retried is up_for_retry, then the state of the next try. The run's own word stays in dag_status.
- */
-export function actionLifecycle (
-  state: string | null | undefined,
-  dagPaused: boolean,
-  stepStates: Array<string | null | undefined>
-): string {
-  const lifecycle = lifecycleOf(state, dagPaused)
-  if (lifecycle !== 'Complete') return lifecycle
-  return stepStates.some((s) => s != null && FAILED_STEP_STATES.has(s.toLowerCase())) ? 'Failed' : lifecycle
-}

@@ -4,7 +4,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { ErrorBodySchema, readJsonBodies, textAnswer } from '@slipway/common'
-import type { Actions } from '../domain/actions.ts'
+import type { ActionCreator } from '../domain/actions/create.ts'
+import type { ActionControl } from '../domain/actions/control.ts'
+import type { ActionQueries } from '../domain/actions/queries.ts'
+import type { ActionList } from '../domain/actions/list.ts'
 import {
   ActionDetailSchema, ActionInputSchema, ActionParamsSchema, ActionSchema, ControlParamsSchema, ControlResponses,
   CreateQuerySchema, CreatedActionSchema, ListQuerySchema, LogParamsSchema, LogQuerySchema, LogTextSchema,
@@ -34,10 +37,13 @@ function matchesTag (header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag))
 }
 
-export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = async (app, { actions }) => {
-  // a JSON body, and one of any other content type counts as no body (as Shipyard reads it)
-  readJsonBodies(app)
+/** The action use cases the routes call, one each. */
+export interface Actions { create: ActionCreator, control: ActionControl, queries: ActionQueries, list: ActionList }
 
+type Api = Parameters<FastifyPluginAsyncTypebox>[0]
+
+/** GET /actions (conditional on its ETag) and POST /actions. */
+function listAndCreateRoutes (app: Api, actions: Actions): void {
   app.get('/actions', {
     config: { policy: rule('list_actions') },
     schema: {
@@ -50,17 +56,18 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     }
   }, async (request, reply) => {
     const { verbosity, limit, since } = request.query
-    // read before the list: the answer is never older than the tag it goes with
-    const version = await actions.listVersion()
-    if (version !== undefined) {
-      const etag = `W/"${version}.${verbosity}.${limit ?? ''}.${since?.toUpperCase() ?? ''}"`
-      reply.header('etag', etag)
-      if (matchesTag(request.headers['if-none-match'], etag)) return await reply.code(304).send()
-    }
+    const etagOf = (version: string): string => `W/"${version}.${verbosity}.${limit ?? ''}.${since?.toUpperCase() ?? ''}"`
     const window = limit === undefined && since === undefined
       ? undefined
       : { limit: limit === undefined ? undefined : Number(limit), since: since?.toUpperCase() }
-    const { entries } = await actions.listEntries(verbosity, request.ctx, window)
+    // the list's version, read before the list (which is never older than its tag): the tag goes on the answer at
+    // once, and says whether the caller holds this list already
+    const holdsVersion = (version: string): boolean => {
+      reply.header('etag', etagOf(version))
+      return matchesTag(request.headers['if-none-match'], etagOf(version))
+    }
+    const { entries } = await actions.list.read(verbosity, request.ctx, window, holdsVersion)
+    if (entries === undefined) return await reply.code(304).send()
     // the whole history, polled by clients: each entry made and written as the answer is sent (json-pieces.ts); the
     // schema documents them
     const pieces = Readable.from(jsonPiecesOf(entries), { objectMode: false })
@@ -80,7 +87,10 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     if (!result.created) return await reply.code(409).send(result.body)
     return await reply.code(201).header('location', `/api/v1.0/actions/${result.body.id}`).send(result.body)
   })
+}
 
+/** One action, its validations, steps and logs, and its control. */
+function oneActionRoutes (app: Api, actions: Actions): void {
   app.get('/actions/:action_id', {
     config: { policy: rule('get_action') },
     schema: {
@@ -89,7 +99,7 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
       response: { 200: ActionDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
     }
   }, async (request, reply) => {
-    const answer = await actions.get(request.params.action_id, request.query.verbosity, request.ctx)
+    const answer = await actions.queries.get(request.params.action_id, request.query.verbosity, request.ctx)
     reply.type('application/json; charset=utf-8').serializer(serializeKept)
     return answer
   })
@@ -101,7 +111,7 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
       querystring: VerbosityOnlySchema,
       response: { 200: ValidationFailureSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
     }
-  }, async (request) => await actions.validation(request.params.action_id, request.params.validation_id))
+  }, async (request) => await actions.queries.validation(request.params.action_id, request.params.validation_id))
 
   app.get('/actions/:action_id/steps/:step_id', {
     config: { policy: rule('get_action_step') },
@@ -110,7 +120,7 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
       querystring: VerbosityOnlySchema,
       response: { 200: StepDetailSchema, 400: ErrorBodySchema, 404: ErrorBodySchema }
     }
-  }, async (request) => await actions.step(request.params.action_id, request.params.step_id, request.query.verbosity, request.ctx))
+  }, async (request) => await actions.queries.step(request.params.action_id, request.params.step_id, request.query.verbosity, request.ctx))
 
   app.get('/actions/:action_id/steps/:step_id/logs', {
     config: { policy: rule('get_action_step_logs') },
@@ -121,7 +131,8 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     }
   }, async (request, reply) => {
     const { action_id: actionId, step_id: stepId } = request.params
-    const text = await actions.log(actionId, stepId, request.query.try === undefined ? undefined : Number(request.query.try), request.ctx)
+    const tryNumber = request.query.try === undefined ? undefined : Number(request.query.try)
+    const text = await actions.queries.log(actionId, stepId, tryNumber, request.ctx)
     return await reply.type('text/plain; charset=utf-8').send(text)
   })
 
@@ -136,4 +147,11 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = asy
     await actions.control(request.params.action_id, request.params.control_verb, request.ctx)
     return await reply.code(202).send()
   })
+}
+
+export const actionRoutes: FastifyPluginAsyncTypebox<{ actions: Actions }> = async (app, { actions }) => {
+  // a JSON body, and one of any other content type counts as no body (as Shipyard reads it)
+  readJsonBodies(app)
+  listAndCreateRoutes(app, actions)
+  oneActionRoutes(app, actions)
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { EXCLUSIVE_WORKFLOWS, TAG_WATCHED_TASKS, WORKFLOW_IDS, WORKFLOWS } from '@slipway/airflow-contract'
 import { ACTIONS, EXCLUSIVE_DAGS, STEP_ORDER } from '../../src/domain/catalog.ts'
-import { siteActionTag } from '../../src/domain/actions.ts'
+import { siteActionTag } from '../../src/domain/actions/site-action-tags.ts'
 
 describe('the orchestrator reads the workflow catalog', () => {
   it('starts one action per catalog workflow, on the workflow of the same id', () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { AUTH, isErrorBody } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML, SITE_YAML, type TestStackOptions } from '../helpers/stack.ts'
 import { isTrigger, startHoldingProxy, type Decision } from '../helpers/holding-proxy.ts'
-import { reconcileLines } from '../../src/domain/actions-reconcile.ts'
+import { reconcileLines } from '../../src/domain/actions/reconcile.ts'
 import { createEngineClient } from '../../src/clients/engine.ts'
 
 const TIMEOUT_MS = 1000

@@ -1,5 +1,6 @@
-// The actions and notes routes' own rules — input checks, policy, pre-run refusals, error bodies — on the real app
-// over in-memory components (helpers/test-app.ts). Runs in the engine are tested on the real stand-ins.
+// The actions and notes routes' own rules — input checks, policy, pre-run refusals, error bodies, the answers of a
+// list, a read and a control — on the real app over in-memory components (helpers/test-app.ts). Runs in the engine
+// are tested on the real stand-ins; the rules of each use case in test/domain/actions/.
 import { describe, expect, it } from 'vitest'
 import { AUTH, TEST_TOKENS } from '@slipway/common/testing'
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts'
@@ -93,6 +94,67 @@ describe('POST /api/v1.0/actions', () => {
     expect(res.statusCode).toBe(403)
     expect(res.json()).toMatchObject({ status: 'Failure', code: '403 Forbidden' })
     expect(await t.repos.actions.list()).toEqual([])
+  })
+})
+
+describe('GET /api/v1.0/actions', () => {
+  it('refuses a bad limit or since with 400 and the seed\'s error body, naming the parameter', async () => {
+    const t = await buildTestApp()
+    for (const query of ['limit=0', 'limit=-1', 'limit=abc', 'limit=1000000', 'limit=1.5', 'limit=']) {
+      const res = await t.app.inject({ url: `/api/v1.0/actions?${query}`, headers: AUTH })
+      expect(res.statusCode, query).toBe(400)
+      expect(res.json()).toMatchObject({ status: 'Failure', code: '400 Bad Request', message: 'Invalid limit parameter' })
+    }
+    for (const query of ['since=nope', 'since=', 'since=8ZZZZZZZZZZZZZZZZZZZZZZZZZ', 'since=01ARZ3NDEKTSV4RRFFQ69G5FAVX']) {
+      const res = await t.app.inject({ url: `/api/v1.0/actions?${query}`, headers: AUTH })
+      expect(res.statusCode, query).toBe(400)
+      expect(res.json()).toMatchObject({ status: 'Failure', code: '400 Bad Request', message: 'Invalid since parameter' })
+    }
+    expect((await t.app.inject({ url: '/api/v1.0/actions?verbosity=9', headers: AUTH })).json()).toMatchObject({ message: 'Invalid verbosity parameter' })
+  })
+
+  it('sends no ETag when reads go to the engine (no watch), and answers If-None-Match with the whole list', async () => {
+    const t = await buildTestApp()
+    expect((await create(t, { name: 'test_site' })).statusCode).toBe(201)
+    const res = await t.app.inject({ url: '/api/v1.0/actions', headers: { ...AUTH, 'if-none-match': '*' } })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers.etag).toBeUndefined()
+    expect(res.json()).toHaveLength(1)
+  })
+})
+
+describe('GET /api/v1.0/actions/{id} and its validations, steps and logs', () => {
+  it('answers 404 with an error body for an unknown action, step or validation, the logs in Shipyard\'s words; 400 for a malformed id', async () => {
+    const t = await buildTestApp()
+    const id = String((await create(t, { name: 'test_site' })).json().id)
+    const read = async (url: string) => await t.app.inject({ url: `/api/v1.0/actions/${url}`, headers: AUTH })
+    const missing = await read('01ARZ3NDEKTSV4RRFFQ69G5FAV')
+    expect(missing.statusCode).toBe(404)
+    expect(missing.json()).toMatchObject({ status: 'Failure', code: '404 Not Found', message: 'Action not found' })
+    expect((await read(`${id}/steps/no_such_step`)).json()).toMatchObject({ code: '404 Not Found', message: 'Step not found' })
+    expect((await read(`${id}/validations/01ARZ3NDEKTSV4RRFFQ69G5FAV`)).json()).toMatchObject({ code: '404 Not Found', message: 'Validation not found' })
+    expect((await read('01ARZ3NDEKTSV4RRFFQ69G5FAV/steps/action_xcom/logs')).json()).toMatchObject({ message: 'Action Not Found!', code: '404 Not Found' })
+    expect((await read(`${id}/steps/no_such_step/logs`)).json()).toMatchObject({ code: '404 Not Found' })
+    const badId = await read('short/steps/x/logs')
+    expect(badId.statusCode).toBe(400)
+    expect(badId.json()).toMatchObject({ message: 'Invalid Action ID!' })
+  })
+})
+
+describe('POST /api/v1.0/actions/{id}/control/{verb}', () => {
+  it('answers 202 with no body when the control is allowed, 409 with an error body when not, 404 for an unknown verb or action', async () => {
+    const t = await buildTestApp()
+    const id = String((await create(t, { name: 'test_site' })).json().id)
+    const control = async (actionId: string, verb: string) =>
+      await t.app.inject({ method: 'POST', url: `/api/v1.0/actions/${actionId}/control/${verb}`, headers: AUTH })
+    const refused = await control(id, 'pause')
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json()).toMatchObject({ status: 'Failure', code: '409 Conflict', message: 'Unable to pause action', reason: 'dag_run state must be running, but is queued' })
+    const stopped = await control(id, 'stop')
+    expect(stopped.statusCode).toBe(202)
+    expect(stopped.body).toBe('')
+    expect((await control(id, 'reboot')).json()).toMatchObject({ code: '404 Not Found', message: 'Control not supported' })
+    expect((await control('01ARZ3NDEKTSV4RRFFQ69G5FAV', 'pause')).statusCode).toBe(404)
   })
 })
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { AUTH } from '@slipway/common/testing'
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts'
 import { GLOBAL_YAML, SITE_YAML } from '../helpers/example-site.ts'
-import { reconcileLines } from '../../src/domain/actions-reconcile.ts'
+import { reconcileLines } from '../../src/domain/actions/reconcile.ts'
 import { workflowOf } from '../../src/domain/steps.ts'
 import type { EngineRun } from '../../src/clients/engine.ts'
 

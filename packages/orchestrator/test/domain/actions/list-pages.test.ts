@@ -2,13 +2,13 @@
 // taken, each page's runs and steps read for that page only, the same answer as one read of everything.
 import { describe, expect, it } from 'vitest'
 import type { RequestContext } from '@slipway/common'
-import type { Repositories } from '../../src/db/repositories.ts'
-import { actionRecord } from '../helpers/action-record.ts'
-import type { EngineRun } from '../../src/clients/engine.ts'
-import { createActionReads } from '../../src/domain/action-reads.ts'
-import type { EngineReads } from '../../src/domain/engine-watch.ts'
-import type { StepState } from '../../src/domain/steps.ts'
-import type { Notes } from '../../src/domain/notes.ts'
+import type { Repositories } from '../../../src/db/repositories.ts'
+import { actionRecord } from '../../helpers/action-record.ts'
+import type { EngineRun } from '../../../src/clients/engine.ts'
+import { createActionList } from '../../../src/domain/actions/list.ts'
+import type { EngineReads } from '../../../src/domain/engine-reads.ts'
+import type { StepState } from '../../../src/domain/steps.ts'
+import type { Notes } from '../../../src/domain/notes.ts'
 
 const COUNT = 1234
 
@@ -40,8 +40,8 @@ function world (fresh: boolean) {
       return steps.filter((s) => filter.runIds.includes(s.dag_run_id))
     }
   } as unknown as EngineReads
-  const reader = createActionReads({
-    repos, reads, engine: { log: async () => '' }, notes: { forActions: async () => new Map() } as unknown as Notes
+  const reader = createActionList({
+    repos, reads, notes: { forActions: async () => new Map() } as unknown as Notes
   })
   return { reader, calls, records }
 }

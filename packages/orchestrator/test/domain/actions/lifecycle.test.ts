@@ -1,7 +1,8 @@
-// An action's lifecycle from its run's state, its DAG's pause flag and its steps' states.
+// An action's lifecycle from its run's state, its DAG's pause flag and its steps' states; and, for an action whose run
+// never started, from how its start ended.
 import { describe, expect, it } from 'vitest'
-import { actionLifecycle, lifecycleOf } from '../../src/domain/catalog.ts'
-import { siteActionTag } from '../../src/domain/actions.ts'
+import { actionLifecycle, actionState, lifecycleOf } from '../../../src/domain/actions/lifecycle.ts'
+import { actionRecord } from '../../helpers/action-record.ts'
 
 describe('actionLifecycle', () => {
   it('is Failed for a run the engine calls a success when any step ended failed or upstream_failed', () => {
@@ -32,13 +33,21 @@ describe('actionLifecycle', () => {
   })
 })
 
-describe('the backstop site-action tag', () => {
-  const states = (all: Record<string, string>) => (taskId: string): string | null => all[taskId] ?? null
-  it('is a failure when any step failed, even with the armada build done; a success when every step did its work', () => {
-    const built = { 'armada_build.armada_get_releases': 'success', skip_upgrade_airflow: 'success' }
-    expect(siteActionTag(states(built), ['success', 'success'])).toBe('site-action-success')
-    expect(siteActionTag(states({ ...built, create_action_tag: 'failed' }), ['success', 'failed'])).toBe('site-action-failure')
-    expect(siteActionTag(states({ 'armada_build.armada_get_releases': 'upstream_failed' }), [])).toBe('site-action-failure')
-    expect(siteActionTag(states({}), [])).toBe('site-action-failure')
+describe('actionState', () => {
+  const run = { state: 'running' }
+  it('is Failed for an action a pre-run check refused or whose trigger failed, with why it failed to start', () => {
+    expect(actionState(actionRecord({ validation_failed: true, start_state: 'refused' }), undefined, false, []))
+      .toEqual({ action_lifecycle: 'Failed', start_status: 'refused', start_reason: null })
+    expect(actionState(actionRecord({ start_state: 'failed', start_reason: 'The engine refused the trigger' }), undefined, false, []))
+      .toEqual({ action_lifecycle: 'Failed', start_status: 'failed_to_start', start_reason: 'The engine refused the trigger' })
+  })
+
+  it('is Pending while the engine has not confirmed a start, and follows the run once the engine has it, whatever was saved', () => {
+    expect(actionState(actionRecord({ start_state: 'pending', start_reason: 'lost' }), undefined, false, []))
+      .toEqual({ action_lifecycle: 'Pending', start_status: 'trigger_pending', start_reason: 'lost' })
+    expect(actionState(actionRecord({ start_state: 'pending', start_reason: 'lost' }), run, false, []))
+      .toEqual({ action_lifecycle: 'Processing', start_status: 'started', start_reason: null })
+    expect(actionState(actionRecord({ start_state: 'failed', start_reason: 'late' }), run, true, []))
+      .toEqual({ action_lifecycle: 'Paused', start_status: 'started', start_reason: null })
   })
 })

@@ -1,13 +1,13 @@
 // Reconciling actions with the engine, at start-up and then periodically: pending starts are settled (the engine has
 // the run: the action proceeds; none a grace period after its trigger: failed to start), a run that turned up for an
 // action given up on makes it started after all, and runs of the action workflows that belong to no action
-// (orphan-runs.ts: matched on workflow and run id) are reported: the caller logs each once with why it is no action's,
+// (../orphan-runs.ts: matched on workflow and run id) are reported: the caller logs each once with why it is no action's,
 // and the count is a metric. They are never adopted or stopped here.
 import type { CallContext } from '@slipway/common'
-import type { Repositories } from '../db/repositories.ts'
-import type { EngineReads } from './engine-watch.ts'
-import type { ActionStarter } from './actions-start.ts'
-import { ownershipOf, type OrphanRun } from './orphan-runs.ts'
+import type { Repositories } from '../../db/repositories.ts'
+import type { EngineReads } from '../engine-reads.ts'
+import { ownershipOf, type OrphanRun } from '../orphan-runs.ts'
+import type { ActionStarter } from './start.ts'
 
 export interface ReconcileReport {
   /** Actions whose start this pass confirmed. */
@@ -24,7 +24,8 @@ export interface ReconcileReport {
   errors: unknown[]
 }
 
-const emptyReport = (): ReconcileReport => ({ started: [], failed: [], pending: [], newOrphans: [], orphans: 0, errors: [] })
+/** A pass's report before it found anything. */
+export const emptyReport = (): ReconcileReport => ({ started: [], failed: [], pending: [], newOrphans: [], orphans: 0, errors: [] })
 
 export function createActionReconciler (deps: {
   repos: Repositories
@@ -121,26 +122,4 @@ export function reconcileLines (report: ReconcileReport, atStart = false): Recon
     lines.push({ level: found ? 'info' : 'debug', details: figures, message: 'actions reconciled with the engine at start-up' })
   }
   return lines
-}
-
-/** Reconciles at once and then every `intervalMs`, one pass at a time, handing each pass's report on. */
-export function startReconciling (
-  reconcile: (ctx: CallContext) => Promise<ReconcileReport>,
-  intervalMs: number,
-  onReport: (report: ReconcileReport, atStart: boolean) => void
-): { close: () => void } {
-  let running = false
-  let passes = 0
-  const tick = (): void => {
-    if (running) return
-    running = true
-    const atStart = passes++ === 0
-    reconcile({ contextMarker: 'reconciler', user: 'slipway' })
-      .then((report) => { onReport(report, atStart) }, (error: unknown) => { onReport({ ...emptyReport(), errors: [error] }, atStart) })
-      .finally(() => { running = false })
-  }
-  const timer = setInterval(tick, intervalMs)
-  timer.unref()
-  tick()
-  return { close: () => clearInterval(timer) }
 }

@@ -1,12 +1,14 @@
 // The pre-run checks that need nothing but what they are given: a committed revision, no commit a site action has not
 // used, and no error among the deployment documents' findings. Each passes quietly or throws the failure that the
-// refused action is saved with and answered by.
+// refused action is saved with and answered by. Then the in-progress check of a site action, over the fakes.
 import { describe, expect, it } from 'vitest'
-import type { ValidationMessage } from '@slipway/common'
+import { DownstreamError, type ValidationMessage } from '@slipway/common'
 import {
   PreRunFailure, refuseDocumentErrors, refuseIntermediateCommits, requireCommittedRevision
-} from '../../src/domain/pre-run-checks.ts'
-import type { Versions } from '../../src/domain/configdocs/versions.ts'
+} from '../../../src/domain/actions/pre-run-checks.ts'
+import type { Versions } from '../../../src/domain/configdocs/versions.ts'
+import { actionUseCases, freshCtx } from '../../helpers/action-use-cases.ts'
+import { fakeEngine } from '../../helpers/fakes.ts'
 
 function versions (revisions: Array<{ id: number, tags: string[] }>, committed?: number): Versions {
   const latest = revisions.at(-1)?.id
@@ -62,5 +64,25 @@ describe('refuseDocumentErrors', () => {
     expect(refuseDocumentErrors([message('first', true)], { 'continue-on-fail': 'TRUE' })).toBeUndefined()
     expect(refuseDocumentErrors([message('first', true)], { 'continue-on-fail': true })).toBeUndefined()
     expect(failureOf(() => { refuseDocumentErrors([message('first', true)], { 'continue-on-fail': 'yes' }) }).title).toBe('Document validation failed')
+  })
+})
+
+describe('the in-progress check of a site action', () => {
+  it('refuses while another site action\'s start is pending (the engine may yet run it), naming that action', async () => {
+    const engine = fakeEngine()
+    const trigger = engine.client.trigger
+    engine.client.trigger = async () => { throw new DownstreamError('engine', 'socket hang up', { failure: 'unreachable' }) }
+    const u = actionUseCases({ engine })
+    await u.commitSite()
+    await expect(u.create({ name: 'deploy_site', parameters: {} }, false, freshCtx())).rejects.toMatchObject({ statusCode: 503 })
+    const [pending] = await u.repos.actions.list()
+    engine.client.trigger = trigger
+    const refused = await u.create({ name: 'update_software', parameters: {} }, true, freshCtx())
+    expect(refused.created).toBe(false)
+    expect(refused.body).toMatchObject({ reason: 'Another site action is in progress' })
+    expect('validations' in refused.body && refused.body.validations[0]?.details)
+      .toBe(`Action ${String(pending?.id)} (deploy_site) is waiting for the engine to confirm its run; GET /actions/${String(pending?.id)} shows when it has started or failed to start.`)
+    // test_site is no site action: the check is not its
+    expect((await u.create({ name: 'test_site', parameters: {} }, false, freshCtx())).created).toBe(true)
   })
 })

@@ -3,13 +3,13 @@
 // pause) shows at once; notes are read fresh every time.
 import { describe, expect, it } from 'vitest'
 import type { RequestContext } from '@slipway/common'
-import type { ActionRecord, Repositories } from '../../src/db/repositories.ts'
-import { actionRecord } from '../helpers/action-record.ts'
-import type { EngineRun } from '../../src/clients/engine.ts'
-import { createActionReads } from '../../src/domain/action-reads.ts'
-import type { EngineReads } from '../../src/domain/engine-watch.ts'
-import type { StepState } from '../../src/domain/steps.ts'
-import type { NoteView, Notes } from '../../src/domain/notes.ts'
+import type { ActionRecord, Repositories } from '../../../src/db/repositories.ts'
+import { actionRecord } from '../../helpers/action-record.ts'
+import type { EngineRun } from '../../../src/clients/engine.ts'
+import { createActionList } from '../../../src/domain/actions/list.ts'
+import type { EngineReads } from '../../../src/domain/engine-reads.ts'
+import type { StepState } from '../../../src/domain/steps.ts'
+import type { NoteView, Notes } from '../../../src/domain/notes.ts'
 
 const record = (id: string, over: Partial<ActionRecord> = {}): ActionRecord =>
   actionRecord({ id, name: 'test_site', dag_id: 'test_site', ...over })
@@ -41,10 +41,9 @@ function world () {
     isPaused: async () => paused.value,
     tasksOfRuns: async () => [...steps.values()].flat()
   } as unknown as EngineReads
-  const reader = createActionReads({
+  const reader = createActionList({
     repos,
     reads,
-    engine: { log: async () => '' },
     notes: { forActions: async () => notes } as unknown as Notes
   })
   const list = async () => await reader.list(1, {} as RequestContext)
