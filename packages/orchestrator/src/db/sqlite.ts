@@ -28,19 +28,6 @@ function migrate (db: DatabaseSync): void {
   }
 }
 
-/** `work` in one BEGIN IMMEDIATE transaction: committed when it returns, rolled back when it throws. */
-function immediate<T> (db: DatabaseSync, work: () => T): T {
-  db.exec('BEGIN IMMEDIATE')
-  try {
-    const result = work()
-    db.exec('COMMIT')
-    return result
-  } catch (error) {
-    db.exec('ROLLBACK')
-    throw error
-  }
-}
-
 /** Statements whose text varies (which of the notes filters are given), compiled once and kept while in use. */
 function adHocStatements (db: DatabaseSync): (sql: string) => StatementSync {
   const adHoc = new Map<string, StatementSync>()
@@ -111,14 +98,19 @@ function sqliteActions (db: DatabaseSync, stmt: Statements): Repositories['actio
   return {
     async insert (a, also = {}) {
       // node:sqlite is synchronous: nothing of this process runs between BEGIN and COMMIT
-      immediate(db, () => {
+      db.exec('BEGIN IMMEDIATE')
+      try {
         stmt.insertAction.run(a.id, a.name, JSON.stringify(a.parameters), a.dag_id, a.dag_execution_date, a.user, a.datetime,
           a.context_marker, a.committed_rev_id, a.allow_intermediate_commits ? 1 : 0, a.validation_failed ? 1 : 0, a.tags_done ? 1 : 0,
           a.start_state, a.start_reason, a.trigger_at, a.user_id, a.project_id)
         const { audit: r, failure: f } = also
         if (r !== undefined) stmt.insertAudit.run(r.id, r.action_id, r.command, r.user, r.datetime)
         if (f !== undefined) stmt.insertFailure.run(f.id, f.action_id, f.validation_name, f.details)
-      })
+        db.exec('COMMIT')
+      } catch (error) {
+        db.exec('ROLLBACK')
+        throw error
+      }
     },
     async get (id) {
       const row = stmt.getAction.get(id) as Row | undefined
@@ -181,13 +173,17 @@ function sqliteLocks (db: DatabaseSync, stmt: Statements): Repositories['locks']
     async acquire ({ id, lock_type: lockType, user, reference_id: referenceId, leaseS, now }) {
       // node:sqlite is synchronous: check and insert cannot interleave with another request of this process,
       // and BEGIN IMMEDIATE keeps another process off the table meanwhile
-      const taken = immediate(db, () => {
+      db.exec('BEGIN IMMEDIATE')
+      try {
         const live = stmt.liveLock.get(lockType, now.toISOString()) as Row | undefined
-        if (live !== undefined) return false
+        if (live !== undefined) { db.exec('COMMIT'); return undefined }
         stmt.insertLock.run(id, lockType, user, referenceId, now.toISOString(), new Date(now.getTime() + leaseS * 1000).toISOString())
-        return true
-      })
-      return taken ? toLock(stmt.getLock.get(id) as Row) : undefined
+        db.exec('COMMIT')
+      } catch (error) {
+        db.exec('ROLLBACK')
+        throw error
+      }
+      return toLock(stmt.getLock.get(id) as Row)
     },
     // one statement: another process's acquire (BEGIN IMMEDIATE) cannot interleave with it
     renew: async ({ id, leaseS, now }) =>
