@@ -4,6 +4,17 @@
 import { defineProject, type UserWorkspaceConfig } from 'vitest/config'
 
 /**
+ * The projects of the default `npm test`: each package, plus suites run once more against the store's Deckhand quirk
+ * mode. The orchestrator's reliability project (packages/orchestrator/vitest.reliability.config.ts) is not among them:
+ * `npm run test:reliability` runs it (vitest.reliability.config.ts), and CI runs it after the default run.
+ */
+export const DEFAULT_PROJECTS = [
+  'packages/*',
+  'packages/orchestrator/vitest.quirks.config.ts',
+  'packages/bootstrap/vitest.quirks.config.ts'
+]
+
+/**
  * The suite's limits per test and per hook. Generous on purpose: on a machine whose cores are busy with other work
  * a test that takes one second alone takes several, and a limit is there to catch a hang, not a slow machine.
  */

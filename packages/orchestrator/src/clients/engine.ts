@@ -1,42 +1,14 @@
-// The workflow engine: Airflow 3 REST API v2. A JWT from /auth/token, cached until shortly
-// before its exp and renewed on 401; Airflow's 404/409/422 `detail` bodies mapped to our errors.
-import type { Dispatcher } from 'undici'
-import { ConflictError, createHttpClient, DownstreamError, NotFoundError, type CallContext, type Metrics } from '@slipway/common'
+// The workflow engine: Airflow 3 REST API v2, one group of calls per resource (DAGs, runs, task instances) over one
+// authenticated call (engine-call.ts: the JWT, and Airflow's 404/409/422 `detail` bodies mapped to our errors).
+import { ConflictError, DownstreamError, NotFoundError, type CallContext } from '@slipway/common'
 import { logText } from './engine-logs.ts'
 import type { EngineDag, EngineRun, EngineTask } from './engine-views.ts'
+import { createEngineCall, type EngineCall, type EngineOptions } from './engine-call.ts'
 
 export type { EngineDag, EngineRun, EngineTask } from './engine-views.ts'
+export type { EngineOptions } from './engine-call.ts'
 
-export interface EngineOptions {
-  baseUrl: string
-  username: string
-  password: string
-  timeoutMs: number
-  dispatcher?: Dispatcher
-  now?: () => number
-  metrics?: Pick<Metrics, 'outbound'>
-}
 type TaskPage = { task_instances: EngineTask[], total_entries: number }
-
-function expiryOf (jwt: string): number | undefined {
-  try {
-    const payload = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: number }
-    return typeof payload.exp === 'number' ? payload.exp * 1000 : undefined
-  } catch {
-    return undefined
-  }
-}
-
-function detailOf (text: string): string {
-  try {
-    const body = JSON.parse(text) as { detail?: unknown }
-    if (typeof body.detail === 'string') return body.detail
-    if (body.detail !== undefined) return JSON.stringify(body.detail)
-  } catch {
-    // not JSON: the raw text says it
-  }
-  return text.slice(0, 500)
-}
 
 /** The connection was refused (or the host unknown): no byte of the request reached the engine. */
 function neverSent (error: unknown): boolean {
@@ -95,86 +67,31 @@ async function allPages<T> (fetchPage: (offset: number) => Promise<{ items: T[],
   return items
 }
 
-export function createEngineClient (options: EngineOptions) {
-  const now = options.now ?? Date.now
-  const auth = createHttpClient({
-    component: 'engine',
-    baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs,
-    dispatcher: options.dispatcher,
-    metrics: options.metrics
-  })
-  let cached: { token: string, renewAt: number } | undefined
-  let pending: Promise<string> | undefined
+const enc = encodeURIComponent
+const runPath = (dagId: string, runId: string): string => `/api/v2/dags/${enc(dagId)}/dagRuns/${enc(runId)}`
 
-  async function obtain (): Promise<string> {
-    const response = options.username === ''
-      ? await auth.request('GET', '/auth/token')
-      : await auth.request('POST', '/auth/token', { json: { username: options.username, password: options.password } })
-    if (response.statusCode !== 200 && response.statusCode !== 201) {
-      throw new DownstreamError('engine',
-        `Unable to retrieve JWT token (${response.statusCode}: ${detailOf(response.text)})`,
-        { failure: 'unreachable', upstreamStatus: response.statusCode }
-      )
-    }
-    const token = auth.parseJson<{ access_token?: string }>(response, 'POST /auth/token').access_token
-    if (typeof token !== 'string' || token === '') {
-      throw new DownstreamError('engine', 'Unable to retrieve JWT token', { failure: 'unreachable' })
-    }
-    const exp = expiryOf(token)
-    cached = { token, renewAt: exp === undefined ? now() + 300_000 : exp - 30_000 }
-    return token
-  }
-
-  const tokenSource = {
-    /** A token, and whether it came from the cache (a cached token may have been refused since it was issued). */
-    token: async (): Promise<{ token: string, cached: boolean }> => {
-      if (cached !== undefined && cached.renewAt > now()) return { token: cached.token, cached: true }
-      pending ??= obtain().finally(() => { pending = undefined })
-      return { token: await pending, cached: false }
+/** The DAGs: one, all with their pause flags, and pausing. */
+function dagCalls (call: EngineCall) {
+  return {
+    async dag (dagId: string, ctx?: CallContext): Promise<EngineDag> {
+      return (await call<EngineDag>('GET', `/api/v2/dags/${enc(dagId)}`, undefined, ctx)).value
     },
-    invalidate: () => { cached = undefined }
+    async setPaused (dagId: string, paused: boolean, ctx?: CallContext): Promise<void> {
+      await call('PATCH', `/api/v2/dags/${enc(dagId)}`, { is_paused: paused }, ctx)
+    },
+    /** Every DAG with its pause flag, paged. */
+    async dags (ctx?: CallContext): Promise<EngineDag[]> {
+      return await allPages(async (offset) => {
+        const path = `/api/v2/dags?limit=${PAGE_LIMIT}&offset=${offset}&order_by=dag_id`
+        const page = (await call<{ dags: EngineDag[], total_entries: number }>('GET', path, undefined, ctx)).value
+        return { items: page.dags, total: page.total_entries }
+      })
+    }
   }
-  const http = createHttpClient({
-    component: 'engine',
-    baseUrl: options.baseUrl,
-    timeoutMs: options.timeoutMs,
-    dispatcher: options.dispatcher,
-    metrics: options.metrics
-  })
+}
 
-  async function call<T> (
-    method: Dispatcher.HttpMethod, path: string, body?: unknown, ctx?: CallContext, accept = 'application/json'
-  ): Promise<{ status: number, value: T, text: string }> {
-    // Airflow reads a Bearer token; the common client sends X-Auth-Token, so put the JWT where Airflow looks
-    const send = async (token: string) => await http.request(method, path, {
-      ctx, json: body, headers: { authorization: `Bearer ${token}`, accept, 'cache-control': 'no-cache' }
-    })
-    const first = await tokenSource.token()
-    let response = await send(first.token)
-    // Airflow 3.1 answers an expired token 401 and one it cannot verify (its secret rotated, the server restarted)
-    // 403 `Invalid JWT token`: either way a new token is fetched and the call tried once more. A 403 for a fresh
-    // token is a permission the user lacks, and a second refusal is the engine's answer (a 5xx below).
-    if (response.statusCode === 401 || (response.statusCode === 403 && (first.cached || /invalid jwt/i.test(response.text)))) {
-      tokenSource.invalidate()
-      response = await send((await tokenSource.token()).token)
-    }
-    if (response.statusCode === 404) {
-      throw new NotFoundError('Not found in the workflow engine', detailOf(response.text), { errorType: 'AirflowError' })
-    }
-    if (response.statusCode === 409) {
-      throw new ConflictError('Conflict in the workflow engine', detailOf(response.text), { errorType: 'AirflowError' })
-    }
-    if (response.statusCode >= 400) {
-      throw new DownstreamError('engine',
-        `The engine answered ${method} ${path} with ${response.statusCode}: ${detailOf(response.text)}`,
-        { upstreamStatus: response.statusCode }
-      )
-    }
-    const value = (response.text === '' || !accept.includes('json') ? undefined : http.parseJson<T>(response, `${method} ${path}`)) as T
-    return { status: response.statusCode, value, text: response.text }
-  }
-
+/** The runs: triggered, read one or many, their state set. */
+function runCalls (call: EngineCall, now: () => number) {
   /** The run, or undefined when the engine has none with that id. */
   async function getRun (dagId: string, runId: string, ctx?: CallContext): Promise<EngineRun | undefined> {
     try {
@@ -192,16 +109,7 @@ export function createEngineClient (options: EngineOptions) {
     return new Date(lastLogical).toISOString()
   }
 
-  const enc = encodeURIComponent
-  const runPath = (dagId: string, runId: string): string => `/api/v2/dags/${enc(dagId)}/dagRuns/${enc(runId)}`
-
   return {
-    async dag (dagId: string, ctx?: CallContext): Promise<EngineDag> {
-      return (await call<EngineDag>('GET', `/api/v2/dags/${enc(dagId)}`, undefined, ctx)).value
-    },
-    async setPaused (dagId: string, paused: boolean, ctx?: CallContext): Promise<void> {
-      await call('PATCH', `/api/v2/dags/${enc(dagId)}`, { is_paused: paused }, ctx)
-    },
     /**
      * Triggers a run with id `runId` at a logical date of now. Airflow 3.0–3.2 keep (dag_id, logical_date) unique,
      * so this process never gives a DAG the same date twice, and a 409 for a run that does not exist (another
@@ -236,7 +144,13 @@ export function createEngineClient (options: EngineOptions) {
         const page = (await call<{ dag_runs: EngineRun[], total_entries: number }>('POST', '/api/v2/dags/~/dagRuns/list', body, ctx)).value
         return { items: page.dag_runs, total: page.total_entries }
       })
-    },
+    }
+  }
+}
+
+/** The task instances: of one run, of many, and one try's log. */
+function taskCalls (call: EngineCall) {
+  return {
     /** Task instances of one run, paged. */
     async tasks (dagId: string, runId: string, ctx?: CallContext): Promise<EngineTask[]> {
       return await allPages(async (offset) => {
@@ -262,40 +176,45 @@ export function createEngineClient (options: EngineOptions) {
       }
       return tasks
     },
-    /** Every DAG with its pause flag, paged. */
-    async dags (ctx?: CallContext): Promise<EngineDag[]> {
-      return await allPages(async (offset) => {
-        const path = `/api/v2/dags?limit=${PAGE_LIMIT}&offset=${offset}&order_by=dag_id`
-        const page = (await call<{ dags: EngineDag[], total_entries: number }>('GET', path, undefined, ctx)).value
-        return { items: page.dags, total: page.total_entries }
-      })
-    },
-    /**
-     * Runs and task instances of every DAG changed at or after `since` (the engine's `updated_at`), paged: the GET
-     * lists with `~` take `updated_at_gte`, the batch bodies do not.
-     */
-    async changedSince (since: string, ctx?: CallContext): Promise<{ runs: EngineRun[], tasks: EngineTask[] }> {
-      const query = `updated_at_gte=${enc(since)}&limit=${PAGE_LIMIT}&order_by=id`
-      const [runs, tasks] = await Promise.all([
-        allPages(async (offset) => {
-          const path = `/api/v2/dags/~/dagRuns?${query}&offset=${offset}`
-          const page = (await call<{ dag_runs: EngineRun[], total_entries: number }>('GET', path, undefined, ctx)).value
-          return { items: page.dag_runs, total: page.total_entries }
-        }),
-        allPages(async (offset) => {
-          const path = `/api/v2/dags/~/dagRuns/~/taskInstances?${query}&offset=${offset}`
-          const page = (await call<TaskPage>('GET', path, undefined, ctx)).value
-          return { items: page.task_instances, total: page.total_entries }
-        })
-      ])
-      return { runs, tasks }
-    },
     /** One try's log as text: every structured line with all its keys, a failure's traceback as Python prints it. */
     async log (dagId: string, runId: string, taskId: string, tryNumber: number, ctx?: CallContext): Promise<string> {
       const path = `${runPath(dagId, runId)}/taskInstances/${enc(taskId)}/logs/${tryNumber}?full_content=true`
       const body = (await call<{ content?: unknown[] }>('GET', path, undefined, ctx)).value
       return logText(body.content ?? [])
     }
+  }
+}
+
+/**
+ * Runs and task instances of every DAG changed at or after `since` (the engine's `updated_at`), paged: the GET
+ * lists with `~` take `updated_at_gte`, the batch bodies do not.
+ */
+function changedSince (call: EngineCall) {
+  return async (since: string, ctx?: CallContext): Promise<{ runs: EngineRun[], tasks: EngineTask[] }> => {
+    const query = `updated_at_gte=${enc(since)}&limit=${PAGE_LIMIT}&order_by=id`
+    const [runs, tasks] = await Promise.all([
+      allPages(async (offset) => {
+        const path = `/api/v2/dags/~/dagRuns?${query}&offset=${offset}`
+        const page = (await call<{ dag_runs: EngineRun[], total_entries: number }>('GET', path, undefined, ctx)).value
+        return { items: page.dag_runs, total: page.total_entries }
+      }),
+      allPages(async (offset) => {
+        const path = `/api/v2/dags/~/dagRuns/~/taskInstances?${query}&offset=${offset}`
+        const page = (await call<TaskPage>('GET', path, undefined, ctx)).value
+        return { items: page.task_instances, total: page.total_entries }
+      })
+    ])
+    return { runs, tasks }
+  }
+}
+
+export function createEngineClient (options: EngineOptions) {
+  const call = createEngineCall(options)
+  return {
+    ...dagCalls(call),
+    ...runCalls(call, options.now ?? Date.now),
+    ...taskCalls(call),
+    changedSince: changedSince(call)
   }
 }
 

@@ -25,6 +25,73 @@ export class StoreRejection extends Error {
   }
 }
 
+type StoreHttp = ReturnType<typeof createHttpClient>
+const yamlHeaders = { accept: 'application/x-yaml' }
+
+/** One revision as the list states it: its tags as a list or a map, and the buckets it wrote when it names them. */
+function revisionOf (entry: unknown): Revision {
+  type Entry = { id?: unknown, tags?: unknown, createdAt?: string, buckets?: unknown }
+  const r = (typeof entry === 'object' && entry !== null ? entry : {}) as Entry
+  return {
+    id: Number(r.id),
+    tags: Array.isArray(r.tags) ? r.tags.map(String) : Object.keys((r.tags ?? {}) as object),
+    createdAt: r.createdAt,
+    wrote: Array.isArray(r.buckets) ? r.buckets.map(String) : undefined
+  }
+}
+
+/** The read of the revision list, bounded in bytes and in revisions. */
+function revisionsReader (http: StoreHttp, limits: { maxRevisionListBytes: number, maxRevisions: number }) {
+  const { maxRevisionListBytes, maxRevisions } = limits
+  // the list is read on nearly every request: a store that answers too much of it (a broken one, or a hostile one)
+  // is refused as soon as its answer passes the bound, before any of it is parsed
+  const listTooLarge = {
+    bytes: maxRevisionListBytes,
+    reason: `The store answered GET /revisions with more than ${maxRevisionListBytes} bytes, the most the orchestrator reads (STORE_MAX_REVISION_LIST_BYTES)`
+  }
+  const revisionList = createRevisionListReader({
+    parse: parseOneDocument,
+    maxEntries: maxRevisions,
+    tooMany: (count) => new DownstreamError('store',
+      `The store answered GET /revisions with ${count} revisions, more than ${maxRevisions}, the most the orchestrator reads (STORE_MAX_REVISIONS)`),
+    toItem: revisionOf
+  })
+  return async (ctx: CallContext): Promise<Revision[]> => {
+    const response = await http.expectOk('GET', '/revisions', { ctx, headers: yamlHeaders, maxResponseBytes: listTooLarge })
+    return (await revisionList.read(response.text)).sort((a, b) => a.id - b.id)
+  }
+}
+
+/**
+ * Rendered documents, or only those of `schemas` (exact schemas, any of them): the store renders the whole
+ * revision either way, so a render failure is its answer too. A failure answers the store's status and body
+ * instead of throwing.
+ */
+async function renderedOf (
+  http: StoreHttp,
+  revisionId: number,
+  cleartext: boolean,
+  ctx: CallContext,
+  only: { schemas?: string[] }
+): Promise<{ ok: true, text: string } | { ok: false, status: number, text: string }> {
+  let response
+  try {
+    response = await http.request('GET', `/revisions/${revisionId}/rendered-documents`, {
+      ctx, query: { 'cleartext-secrets': String(cleartext), schema: only.schemas }, headers: yamlHeaders
+    })
+  } catch (error) {
+    // a commit's render check: any answer ≥ 400 is the render's verdict, a 5xx included; only a store that
+    // could not be reached is a failure of the call
+    if (error instanceof DownstreamError && error.upstreamStatus !== undefined) {
+      return { ok: false, status: error.upstreamStatus, text: error.upstreamText ?? error.reason }
+    }
+    throw error
+  }
+  if (response.statusCode === 200) return { ok: true, text: response.text }
+  if (response.statusCode >= 400) return { ok: false, status: response.statusCode, text: response.text }
+  throw new DownstreamError('store', `rendered-documents answered ${response.statusCode}`)
+}
+
 export function createStoreClient (options: {
   baseUrl: string
   timeoutMs: number
@@ -38,41 +105,15 @@ export function createStoreClient (options: {
 }) {
   const { maxRevisionListBytes = DEFAULT_MAX_REVISION_LIST_BYTES, maxRevisions = DEFAULT_MAX_REVISIONS, ...httpOptions } = options
   const http = createHttpClient({ component: 'store', ...httpOptions })
-  const yamlHeaders = { accept: 'application/x-yaml' }
 
   async function yamlOf<T> (path: string, ctx: CallContext, query?: Record<string, string>): Promise<T> {
     return await http.getYaml<T>(path, { ctx, query, headers: yamlHeaders })
   }
-  // the list is read on nearly every request: a store that answers too much of it (a broken one, or a hostile one)
-  // is refused as soon as its answer passes the bound, before any of it is parsed
-  const listTooLarge = {
-    bytes: maxRevisionListBytes,
-    reason: `The store answered GET /revisions with more than ${maxRevisionListBytes} bytes, the most the orchestrator reads (STORE_MAX_REVISION_LIST_BYTES)`
-  }
-  const revisionList = createRevisionListReader({
-    parse: parseOneDocument,
-    maxEntries: maxRevisions,
-    tooMany: (count) => new DownstreamError('store',
-      `The store answered GET /revisions with ${count} revisions, more than ${maxRevisions}, the most the orchestrator reads (STORE_MAX_REVISIONS)`),
-    toItem: (entry): Revision => {
-      type Entry = { id?: unknown, tags?: unknown, createdAt?: string, buckets?: unknown }
-      const r = (typeof entry === 'object' && entry !== null ? entry : {}) as Entry
-      return {
-        id: Number(r.id),
-        tags: Array.isArray(r.tags) ? r.tags.map(String) : Object.keys((r.tags ?? {}) as object),
-        createdAt: r.createdAt,
-        wrote: Array.isArray(r.buckets) ? r.buckets.map(String) : undefined
-      }
-    }
-  })
 
   return {
     baseUrl: options.baseUrl,
     /** Every revision, oldest first: sorted by id here, as Deckhand's list promises no order. */
-    async revisions (ctx: CallContext): Promise<Revision[]> {
-      const response = await http.expectOk('GET', '/revisions', { ctx, headers: yamlHeaders, maxResponseBytes: listTooLarge })
-      return (await revisionList.read(response.text)).sort((a, b) => a.id - b.id)
-    },
+    revisions: revisionsReader(http, { maxRevisionListBytes, maxRevisions }),
     async diff (from: number, to: number, ctx: CallContext): Promise<Record<string, DiffStatus>> {
       return (await yamlOf<Record<string, DiffStatus> | null>(`/revisions/${from}/diff/${to}`, ctx)) ?? {}
     },
@@ -92,34 +133,9 @@ export function createStoreClient (options: {
       if (options.collection !== undefined) query['status.bucket'] = options.collection
       return (await http.expectOk('GET', `/revisions/${revisionId}/documents`, { ctx, query, headers: yamlHeaders })).text
     },
-    /**
-     * Rendered documents, or only those of `schemas` (exact schemas, any of them): the store renders the whole
-     * revision either way, so a render failure is its answer too. A failure answers the store's status and body
-     * instead of throwing.
-     */
-    async rendered (
-      revisionId: number,
-      cleartext: boolean,
-      ctx: CallContext,
-      only: { schemas?: string[] } = {}
-    ): Promise<{ ok: true, text: string } | { ok: false, status: number, text: string }> {
-      let response
-      try {
-        response = await http.request('GET', `/revisions/${revisionId}/rendered-documents`, {
-          ctx, query: { 'cleartext-secrets': String(cleartext), schema: only.schemas }, headers: yamlHeaders
-        })
-      } catch (error) {
-        // a commit's render check: any answer ≥ 400 is the render's verdict, a 5xx included; only a store that
-        // could not be reached is a failure of the call
-        if (error instanceof DownstreamError && error.upstreamStatus !== undefined) {
-          return { ok: false, status: error.upstreamStatus, text: error.upstreamText ?? error.reason }
-        }
-        throw error
-      }
-      if (response.statusCode === 200) return { ok: true, text: response.text }
-      if (response.statusCode >= 400) return { ok: false, status: response.statusCode, text: response.text }
-      throw new DownstreamError('store', `rendered-documents answered ${response.statusCode}`)
-    },
+    /** Rendered documents (renderedOf): the store's verdict as an answer, ok or not. */
+    rendered: async (revisionId: number, cleartext: boolean, ctx: CallContext, only: { schemas?: string[] } = {}) =>
+      await renderedOf(http, revisionId, cleartext, ctx, only),
     /**
      * The names of the ValidationPolicy documents a revision itself wrote (the revision's `validationPolicies`): the
      * store keeps such documents but leaves them out of every listing.

@@ -16,12 +16,19 @@ const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z')
 const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z')
 const withinEngine = (ms: number): Date => new Date(Number.isNaN(ms) ? EARLIEST_MS : Math.min(Math.max(ms, EARLIEST_MS), LATEST_MS))
 
-export function createWorkflows (deps: { engine: EngineClient, reads?: EngineReads, repos: Pick<Repositories, 'actions'> }) {
-  const reads = deps.reads ?? directReads(deps.engine)
-  // each run's view made once for as long as the engine watch keeps the run's object (a changed run is a new one);
-  // runs read straight from the engine are new objects every time and are made every time
+const notFound = (workflowId: string): NotFoundError =>
+  new NotFoundError('Workflow not found', `A Workflow with id ${workflowId} was not found`)
+
+const byDate = (a: WorkflowView, b: WorkflowView): number =>
+  String(a.execution_date).localeCompare(String(b.execution_date)) || a.dag_id.localeCompare(b.dag_id)
+
+/**
+ * Each run's view made once for as long as the engine watch keeps the run's object (a changed run is a new one);
+ * runs read straight from the engine are new objects every time and are made every time.
+ */
+function viewsOfRuns (): (run: EngineRun) => WorkflowView {
   const views = new WeakMap<EngineRun, WorkflowView>()
-  const viewOf = (run: EngineRun): WorkflowView => {
+  return (run) => {
     let view = views.get(run)
     if (view === undefined) {
       view = workflowOf(run)
@@ -29,8 +36,30 @@ export function createWorkflows (deps: { engine: EngineClient, reads?: EngineRea
     }
     return view
   }
-  const byDate = (a: WorkflowView, b: WorkflowView): number =>
-    String(a.execution_date).localeCompare(String(b.execution_date)) || a.dag_id.localeCompare(b.dag_id)
+}
+
+/** The run a workflow id names, and the sub-workflow's group path in it ('' for the run itself). */
+async function runOfWorkflow (reads: EngineReads, workflowId: string, ctx: RequestContext): Promise<{ run: EngineRun, path: string }> {
+  const at = workflowId.lastIndexOf('__')
+  if (at <= 0) throw new BadRequestError('Invalid Workflow ID specified', 'Workflow id must use {dag id}__{execution date} format')
+  const name = workflowId.slice(0, at)
+  const instant = new Date(`${workflowId.slice(at + 2)}Z`).getTime()
+  if (Number.isNaN(instant) || instant < EARLIEST_MS || instant > LATEST_MS) {
+    throw new BadRequestError('Invalid Workflow ID specified',
+      'Workflow id must use {dag id}__{execution date} format')
+  }
+  // the run of the longest DAG id that the name starts with: DAG ids may hold dots themselves
+  const run = (await reads.runs({ logicalDateGte: withinEngine(instant - 1000).toISOString() }, ctx))
+    .filter((r) => (name === r.dag_id || name.startsWith(`${r.dag_id}.`)) &&
+      new Date(r.logical_date ?? r.run_after).getTime() === instant)
+    .sort((a, b) => b.dag_id.length - a.dag_id.length)[0]
+  if (run === undefined) throw notFound(workflowId)
+  return { run, path: name.slice(run.dag_id.length + 1) }
+}
+
+export function createWorkflows (deps: { engine: EngineClient, reads?: EngineReads, repos: Pick<Repositories, 'actions'> }) {
+  const reads = deps.reads ?? directReads(deps.engine)
+  const viewOf = viewsOfRuns()
 
   /** Runs since a moment (clamped to the engine's years), oldest first. */
   async function list (since: Date, ctx: RequestContext) {
@@ -57,32 +86,10 @@ export function createWorkflows (deps: { engine: EngineClient, reads?: EngineRea
    * interface's sub-workflows).
    */
   async function detail (workflowId: string, ctx: RequestContext) {
-    const { run, path } = await runOfWorkflow(workflowId, ctx)
+    const { run, path } = await runOfWorkflow(reads, workflowId, ctx)
     const tasks = await reads.tasks(run.dag_id, run.dag_run_id, ctx)
     if (path !== '' && !tasks.some((t) => t.task_id.startsWith(`${path}.`))) throw notFound(workflowId)
     return workflowDetail(run, tasks, path)
-  }
-
-  const notFound = (workflowId: string): NotFoundError =>
-    new NotFoundError('Workflow not found', `A Workflow with id ${workflowId} was not found`)
-
-  /** The run a workflow id names, and the sub-workflow's group path in it ('' for the run itself). */
-  async function runOfWorkflow (workflowId: string, ctx: RequestContext): Promise<{ run: EngineRun, path: string }> {
-    const at = workflowId.lastIndexOf('__')
-    if (at <= 0) throw new BadRequestError('Invalid Workflow ID specified', 'Workflow id must use {dag id}__{execution date} format')
-    const name = workflowId.slice(0, at)
-    const instant = new Date(`${workflowId.slice(at + 2)}Z`).getTime()
-    if (Number.isNaN(instant) || instant < EARLIEST_MS || instant > LATEST_MS) {
-      throw new BadRequestError('Invalid Workflow ID specified',
-        'Workflow id must use {dag id}__{execution date} format')
-    }
-    // the run of the longest DAG id that the name starts with: DAG ids may hold dots themselves
-    const run = (await reads.runs({ logicalDateGte: withinEngine(instant - 1000).toISOString() }, ctx))
-      .filter((r) => (name === r.dag_id || name.startsWith(`${r.dag_id}.`)) &&
-        new Date(r.logical_date ?? r.run_after).getTime() === instant)
-      .sort((a, b) => b.dag_id.length - a.dag_id.length)[0]
-    if (run === undefined) throw notFound(workflowId)
-    return { run, path: name.slice(run.dag_id.length + 1) }
   }
 
   /**
@@ -92,7 +99,7 @@ export function createWorkflows (deps: { engine: EngineClient, reads?: EngineRea
    * service's to stop. Answers the run stopped and why it is no action's.
    */
   async function stop (workflowId: string, ctx: RequestContext): Promise<{ run: EngineRun, reason: string }> {
-    const { run, path } = await runOfWorkflow(workflowId, ctx)
+    const { run, path } = await runOfWorkflow(reads, workflowId, ctx)
     const refuse = (reason: string): ConflictError => new ConflictError('Unable to stop workflow', reason)
     if (path !== '') throw refuse(`${workflowId} is a sub-workflow: stop its run, ${workflowOf(run).workflow_id}`)
     if (!ACTION_DAGS.includes(run.dag_id)) {

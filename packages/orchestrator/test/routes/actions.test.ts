@@ -3,17 +3,10 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { AUTH } from '@slipway/common/testing'
 import { buildTestStack, GLOBAL_YAML, SITE_YAML } from '../helpers/stack.ts'
+import { DEPLOY_STEPS } from '../helpers/deploy-steps.ts'
 
 const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/
-/** deploy_site's steps in step order, with the engine's task ids (`<group>.<task>`). */
-const DEPLOY_STEPS = [
-  'action_xcom', 'dag_concurrency_check', 'preflight.ucp_preflight_check', 'deployment_configuration', 'get_rendered_doc',
-  'validate_site_design.deckhand_validate_site_design', 'validate_site_design.drydock_validate_site_design',
-  'validate_site_design.promenade_validate_site_design', 'validate_site_design.armada_validate_site_design',
-  'deployment_status', 'drydock_build.verify_site', 'drydock_build.prepare_site', 'drydock_build.prepare_and_deploy_nodes',
-  'armada_build.armada_post_apply', 'armada_build.armada_get_releases', 'create_action_tag', 'final_deployment_status'
-]
 type Stack = Awaited<ReturnType<typeof buildTestStack>>
 
 async function commitSite (stack: Stack): Promise<void> {
@@ -139,33 +132,7 @@ describe('reading actions, steps and logs', () => {
   })
 })
 
-describe('step indexes', () => {
-  it('lists the workflow\'s whole step list from the start, with stable indexes and null for steps not yet made', async () => {
-    const stack = await buildTestStack({ engineEnv: { ENGINE_HANG_TASKS: 'deploy_site/deployment_status' } })
-    await commitSite(stack)
-    const id = String((await create(stack, { name: 'deploy_site' })).json().id)
-    await waitFor(stack, id, ['Processing'])
-    // deployment_status hangs: wait until the first step has run, then look while the rest has not
-    type Step = { id: string, index: number, state: string | null }
-    let steps: Step[] = []
-    const deadline = Date.now() + 10_000
-    while (steps[0]?.state !== 'success') {
-      if (Date.now() > deadline) throw new Error('action_xcom did not succeed')
-      steps = (await stack.app.inject({ url: `/api/v1.0/actions/${id}`, headers: AUTH })).json().steps as Step[]
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    expect(steps.map((s) => s.id)).toEqual(DEPLOY_STEPS)
-    expect(steps.map((s) => s.index)).toEqual(Array.from({ length: 17 }, (_, i) => i + 1))
-    // the drydock_build group has not started: its steps are listed, at their place, without a state
-    expect(steps.find((s) => s.id === 'drydock_build.prepare_and_deploy_nodes')).toMatchObject({ index: 13, state: null })
-    expect(steps.find((s) => s.id === 'final_deployment_status')).toMatchObject({ index: 17, state: null })
-    expect(steps[0]).toMatchObject({ id: 'action_xcom', index: 1, state: 'success' })
-    const list = (await stack.app.inject({ url: '/api/v1.0/actions', headers: AUTH })).json() as Array<{ steps: Array<{ id: string, index: number }> }>
-    expect(list[0]?.steps.map((s) => `${s.index}:${s.id}`)).toEqual(steps.map((s) => `${s.index}:${s.id}`))
-    const detail = (await stack.app.inject({ url: `/api/v1.0/actions/${id}/steps/action_xcom`, headers: AUTH })).json()
-    expect(detail).toMatchObject({ task_id: 'action_xcom', index: 1 })
-  })
-})
+// the step list from the start, at fixed indexes, null for steps not yet made: routes/action-steps.test.ts (fakes)
 
 describe('POST /api/v1.0/actions/{id}/control/{verb}', () => {
   it('pauses, unpauses and stops the run in the engine, each a 202 with an audit row', async () => {
@@ -225,7 +192,7 @@ describe('site-action tags', () => {
 })
 
 describe('workflows, site statuses, notes', () => {
-  it('lists workflows and drills into one, with sub-workflows; 400 and 404 for bad ids', async () => {
+  it('lists a real run as a workflow and drills into it, with its task groups as sub-workflows', async () => {
     const stack = await buildTestStack()
     await commitSite(stack)
     const id = String((await create(stack, { name: 'deploy_site' })).json().id)
@@ -249,25 +216,16 @@ describe('workflows, site statuses, notes', () => {
       expect(sub.end_date).not.toBeNull()
       expect(sub.start_date >= detail.start_date && sub.end_date <= detail.end_date).toBe(true)
     }
-    const preflight = (await stack.app.inject({ url: `/api/v1.0/workflows/deploy_site.preflight__${date}`, headers: AUTH })).json()
-    expect(preflight).toEqual({ ...detail.sub_dags[0], steps: [detail.steps[2]], sub_dags: [] })
-    expect((await stack.app.inject({ url: `/api/v1.0/workflows/deploy_site.nothing__${date}`, headers: AUTH })).statusCode).toBe(404)
-    expect((await stack.app.inject({ url: '/api/v1.0/workflows/nounderscores', headers: AUTH })).json()).toMatchObject({ message: 'Invalid Workflow ID specified' })
-    expect((await stack.app.inject({ url: '/api/v1.0/workflows/deploy_site__2001-01-01T00:00:00.000000', headers: AUTH })).statusCode).toBe(404)
-    expect((await stack.app.inject({ url: '/api/v1.0/workflows?since=yesterday', headers: AUTH })).statusCode).toBe(400)
+    // a sub-workflow's own detail, and the ids refused or naming no run: routes/workflows.test.ts, over the fakes
   })
 
-  it('answers site statuses from the provisioner, filtered; 400 for an unknown filter; a 5xx naming it when down', async () => {
+  it('answers site statuses from the real provisioner; a 5xx naming it once it is down', async () => {
     const stack = await buildTestStack()
     await commitSite(stack)
     const all = (await stack.app.inject({ url: '/api/v1.0/site_statuses', headers: AUTH })).json()
     expect(all['nodes-provision-status']).toHaveLength(4)
     expect(all['machines-power-state'][0]).toMatchObject({ hostname: 'n0', power_state: 'off' })
-    const one = (await stack.app.inject({ url: '/api/v1.0/site_statuses?filters=machines-power-state', headers: AUTH })).json()
-    expect(Object.keys(one)).toEqual(['machines-power-state'])
-    const bad = await stack.app.inject({ url: '/api/v1.0/site_statuses?filters=nodes-provision-status%2Cweather', headers: AUTH })
-    expect(bad.statusCode).toBe(400)
-    expect(bad.json()).toMatchObject({ message: 'Not a valid status filter', reason: 'filter weather is not supported' })
+    // the filters and the filter refused: routes/site-statuses.test.ts, over the fakes
     await stack.site.close()
     const down = await stack.app.inject({ url: '/api/v1.0/site_statuses', headers: AUTH })
     expect(down.statusCode).toBeGreaterThanOrEqual(500)
