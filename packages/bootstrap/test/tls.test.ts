@@ -1,25 +1,15 @@
 // The bootstrap service as an operator runs it with TLS: HTTPS only with TLS_CERT_FILE and TLS_KEY_FILE (a plain HTTP
 // request on its port answered 400), a Kubernetes API served over HTTPS reached when TLS_CA_FILE names its CA and a
 // 503 naming the cluster and the certificate error when not, and unusable TLS settings refused at start-up.
-import { writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
-import { AUTH, TEST_TOKENS, askHttpsAndPlain, createTestPki, runServiceProcess, startHttpsPeer, type TestPki } from '@slipway/common/testing'
+import { resolve } from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { AUTH, PLAIN_HTTP_REFUSAL, TEST_TOKENS, askHttpsAndPlain, runServiceProcess, startHttpsPeer, useTlsFixture } from '@slipway/common/testing'
 
 const SERVER = resolve(import.meta.dirname, '../src/server.ts')
-const PLAIN_HTTP = 'This port speaks HTTPS only: the request came in plain HTTP (use https://)'
-
-let pki: TestPki
-let tokens: string
-beforeAll(() => {
-  pki = createTestPki()
-  tokens = join(pki.dir, 'tokens.yaml')
-  writeFileSync(tokens, `tokens:\n  ${TEST_TOKENS.admin}: {user: admin, roles: [admin]}\n`)
-})
-afterAll(() => { pki.remove() })
+const tls = useTlsFixture(TEST_TOKENS.admin)
 
 async function bootstrap (env: Record<string, string>) {
-  const run = await runServiceProcess(SERVER, { AUTH_TOKENS_FILE: tokens, LOG_LEVEL: 'info', ...env })
+  const run = await runServiceProcess(SERVER, { AUTH_TOKENS_FILE: tls.tokensFile, LOG_LEVEL: 'info', ...env })
   onTestFinished(run.stop)
   return run
 }
@@ -27,7 +17,7 @@ async function bootstrap (env: Record<string, string>) {
 /** A Kubernetes API over HTTPS (a certificate of the test CA) knowing node n1; the label patches it received. */
 async function httpsCluster (): Promise<{ url: string, patches: string[] }> {
   const patches: string[] = []
-  const cluster = await startHttpsPeer(pki, (req, res) => {
+  const cluster = await startHttpsPeer(tls.pki, (req, res) => {
     let body = ''
     req.on('data', (chunk: Buffer) => { body += chunk.toString() })
     req.on('end', () => {
@@ -51,19 +41,19 @@ async function putLabels (origin: string): Promise<Response> {
 
 describe('bootstrap over TLS', () => {
   it('answers over HTTPS only with TLS_CERT_FILE and TLS_KEY_FILE, and a plain HTTP request on its port with 400', async () => {
-    const run = await bootstrap({ TLS_CERT_FILE: pki.certFile, TLS_KEY_FILE: pki.keyFile })
+    const run = await bootstrap({ TLS_CERT_FILE: tls.pki.certFile, TLS_KEY_FILE: tls.pki.keyFile })
     expect(run.origin, run.output()).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
-    const answers = await askHttpsAndPlain(run.origin ?? '', '/api/v1.0/health', pki)
+    const answers = await askHttpsAndPlain(run.origin ?? '', '/api/v1.0/health', tls.pki)
     expect(answers.httpsStatus).toBe(204)
     expect(answers.plain.status).toBe(400)
     // the interface's request-id headers on this answer too
     expect(answers.plain.headers.get('x-deckhand-req')).toMatch(/^[0-9a-f-]{36}$/)
-    expect(answers.plain.body).toMatchObject({ status: 'Failure', details: { messageList: [{ message: PLAIN_HTTP }] } })
+    expect(answers.plain.body).toMatchObject({ status: 'Failure', details: { messageList: [{ message: PLAIN_HTTP_REFUSAL }] } })
   })
 
   it('labels a node through a Kubernetes API served over HTTPS when TLS_CA_FILE names its CA', async () => {
     const cluster = await httpsCluster()
-    const run = await bootstrap({ KUBE_API_URL: cluster.url, KUBE_TOKEN: 'kube', TLS_CA_FILE: pki.caFile })
+    const run = await bootstrap({ KUBE_API_URL: cluster.url, KUBE_TOKEN: 'kube', TLS_CA_FILE: tls.pki.caFile })
     const res = await putLabels(run.origin ?? '')
     expect(res.status, await res.clone().text()).toBe(200)
     expect(cluster.patches.map((patch) => JSON.parse(patch))).toEqual([{ metadata: { labels: { rack: 'r1' } } }])
@@ -87,8 +77,8 @@ describe('bootstrap over TLS', () => {
   })
 
   it('refuses a start with a certificate file that holds no certificate, naming the setting and the path, and exits 2', async () => {
-    const run = await bootstrap({ TLS_CERT_FILE: tokens, TLS_KEY_FILE: pki.keyFile })
+    const run = await bootstrap({ TLS_CERT_FILE: tls.tokensFile, TLS_KEY_FILE: tls.pki.keyFile })
     expect(run.exitCode).toBe(2)
-    expect(run.output()).toBe(`bootstrap: TLS_CERT_FILE: ${tokens} holds no PEM certificate (-----BEGIN CERTIFICATE-----)\n`)
+    expect(run.output()).toBe(`bootstrap: TLS_CERT_FILE: ${tls.tokensFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----)\n`)
   })
 })

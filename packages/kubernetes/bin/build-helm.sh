@@ -14,23 +14,16 @@ cache=${SLIPWAY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/slipway}
 say () { echo "helm build: $*" >&2; }
 started=$(date +%s)
 
-helm_version=$(awk '$1 == "helm.sh/helm/v4" { print $2; exit } $1 == "require" && $2 == "helm.sh/helm/v4" { print $3; exit }' "$here/helm/go.mod")
+# shellcheck source=packages/kubernetes/bin/go-tools.sh
+. "$here/bin/go-tools.sh"
+helm_version=$(module_version "$here/helm/go.mod" helm.sh/helm/v4)
 if [ -z "$helm_version" ]; then
   say "the pinned version cannot be read from helm/go.mod"
   exit 1
 fi
 out="$cache/helm/$helm_version"
 
-if ! command -v go >/dev/null 2>&1; then
-  say "skipped — no Go toolchain on PATH (helm $helm_version is built from source)"
-  exit 3
-fi
-go_version=$(go env GOVERSION)
-need=$(awk '$1 == "go" { print $2; exit }' "$here/helm/go.mod")
-if [ "$(printf '%s\n%s\n' "go$need" "$go_version" | sort -V | head -n 1)" != "go$need" ] && [ "${GOTOOLCHAIN:-auto}" = local ]; then
-  say "skipped — $go_version is older than the go$need that helm $helm_version needs"
-  exit 3
-fi
+require_go "$here/helm/go.mod" "helm $helm_version is"
 
 # the version stamp `helm version` prints, as helm's own release build sets it
 ldflags="-s -w -X helm.sh/helm/v4/internal/version.version=$helm_version -X helm.sh/helm/v4/internal/version.gitTreeState=clean"

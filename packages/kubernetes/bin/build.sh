@@ -16,9 +16,8 @@ cache=${SLIPWAY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/slipway}
 say () { echo "kubernetes build: $*" >&2; }
 started=$(date +%s)
 
-module_version () { # go.mod module → its required version
-  awk -v m="$2" '$1 == m { print $2; exit } $1 == "require" && $2 == m { print $3; exit }' "$1"
-}
+# shellcheck source=packages/kubernetes/bin/go-tools.sh
+. "$here/bin/go-tools.sh"
 kube_version=$(module_version "$here/apiserver/go.mod" k8s.io/kubernetes)
 etcd_version=$(module_version "$here/etcd/go.mod" go.etcd.io/etcd/server/v3)
 if [ -z "$kube_version" ] || [ -z "$etcd_version" ]; then
@@ -27,16 +26,7 @@ if [ -z "$kube_version" ] || [ -z "$etcd_version" ]; then
 fi
 out="$cache/kubernetes/$kube_version"
 
-if ! command -v go >/dev/null 2>&1; then
-  say "skipped — no Go toolchain on PATH (kube-apiserver $kube_version and etcd $etcd_version are built from source)"
-  exit 3
-fi
-go_version=$(go env GOVERSION)
-need=$(awk '$1 == "go" { print $2; exit }' "$here/apiserver/go.mod")
-if [ "$(printf '%s\n%s\n' "go$need" "$go_version" | sort -V | head -n 1)" != "go$need" ] && [ "${GOTOOLCHAIN:-auto}" = local ]; then
-  say "skipped — $go_version is older than the go$need that kube-apiserver $kube_version needs"
-  exit 3
-fi
+require_go "$here/apiserver/go.mod" "kube-apiserver $kube_version and etcd $etcd_version are"
 
 # what the build depends on: a change to any of it builds again
 ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$kube_version -X k8s.io/component-base/version.gitMajor=$(echo "$kube_version" | cut -d. -f1 | tr -d v) -X k8s.io/component-base/version.gitMinor=$(echo "$kube_version" | cut -d. -f2) -X k8s.io/component-base/version.gitTreeState=clean -X k8s.io/client-go/pkg/version.gitVersion=$kube_version"

@@ -38,4 +38,6 @@ export function isErrorBody (body: unknown): boolean {
   return b !== null && typeof b === 'object' && b.status === 'Failure' && typeof b.code === 'string' &&
     typeof b.message === 'string' && typeof b.details?.errorCount === 'number'
 }
-export { askHttpsAndPlain, createTestPki, runServiceProcess, startHttpsPeer, type ServiceRun, type TestPki } from './tls.ts'
+export {
+  PLAIN_HTTP_REFUSAL, askHttpsAndPlain, createTestPki, runServiceProcess, startHttpsPeer, useTlsFixture, type ServiceRun, type TestPki
+} from './tls.ts'

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, request } from 'undici'
+import { afterAll, beforeAll } from 'vitest'
 
 export interface TestPki {
   /** The temporary folder holding every file below. */
@@ -125,4 +126,22 @@ export async function askHttpsAndPlain (origin: string, path: string, pki: TestP
   } finally {
     await agent.close()
   }
+}
+
+/** What a service started with TLS_CERT_FILE and TLS_KEY_FILE answers to a request sent in plain HTTP on its port. */
+export const PLAIN_HTTP_REFUSAL = 'This port speaks HTTPS only: the request came in plain HTTP (use https://)'
+
+/**
+ * A test file's TLS fixture: a throw-away PKI and a token file (the admin token of the tests) made before its tests and
+ * removed after them. Its fields are read inside the tests.
+ */
+export function useTlsFixture (adminToken: string): { readonly pki: TestPki, readonly tokensFile: string } {
+  const fixture = { pki: undefined as unknown as TestPki, tokensFile: '' }
+  beforeAll(() => {
+    fixture.pki = createTestPki()
+    fixture.tokensFile = join(fixture.pki.dir, 'tokens.yaml')
+    writeFileSync(fixture.tokensFile, `tokens:\n  ${adminToken}: {user: admin, roles: [admin]}\n`)
+  })
+  afterAll(() => { fixture.pki?.remove() })
+  return fixture
 }
