@@ -5,14 +5,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
-import pg from 'pg'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { newUlid } from '@slipway/common'
 import type { ActionRecord, Repositories } from '../../src/db/repositories.ts'
 import { MIGRATIONS } from '../../src/db/migrations.ts'
 import { openSqlite } from '../../src/db/sqlite.ts'
 import { openPostgres } from '../../src/db/postgres.ts'
-import { DATABASES, POSTGRES } from '../helpers/databases.ts'
+import { DATABASES, POSTGRES, throwAwaySchema } from '../helpers/databases.ts'
 
 function action (overrides: Partial<ActionRecord> = {}): ActionRecord {
   return {
@@ -148,13 +147,7 @@ describe('a database from before actions were saved before their trigger', () =>
   })
 
   it.skipIf(POSTGRES.skip)('postgres: upgrades, its actions started or refused', async () => {
-    const url = POSTGRES.url()
-    const schema = `t_${newUlid().toLowerCase()}`
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    onTestFinished(async () => { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.end() })
-    await admin.query(`CREATE SCHEMA ${schema}`)
-    await admin.query(`SET search_path = ${schema}`)
+    const { url, schema, admin } = await throwAwaySchema()
     await admin.query(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY); INSERT INTO schema_migrations VALUES (1); ${MIGRATIONS[0]?.postgres ?? ''} ${V1_ROWS}`)
     const repos = await openPostgres(url, { schema })
     onTestFinished(async () => { await repos.close() })

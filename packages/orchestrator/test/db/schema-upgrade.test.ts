@@ -7,14 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
-import pg from 'pg'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { newUlid } from '@slipway/common'
 import { AUTH } from '@slipway/common/testing'
 import { MIGRATIONS } from '../../src/db/migrations.ts'
 import { openDatabase } from '../../src/db/open.ts'
 import { buildTestStack } from '../helpers/stack.ts'
-import { POSTGRES } from '../helpers/databases.ts'
+import { POSTGRES, throwAwaySchema } from '../helpers/databases.ts'
 
 const STARTED = '01ARZ3NDEKTSV4RRFFQ69G5FA1'
 const REFUSED = '01ARZ3NDEKTSV4RRFFQ69G5FA2'
@@ -145,13 +143,7 @@ describe('a database of an earlier release', () => {
   })
 
   it.skipIf(POSTGRES.skip).each(OLDER)('postgres: made by the migrations up to version %i, upgraded at start, its data read back through the API', async (version) => {
-    const url = POSTGRES.url()
-    const schema = `t_${newUlid().toLowerCase()}`
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    onTestFinished(async () => { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.end() })
-    await admin.query(`CREATE SCHEMA ${schema}`)
-    await admin.query(`SET search_path = ${schema}`)
+    const { url, schema, admin } = await throwAwaySchema()
     await admin.query(`${schemaUpTo(version, 'postgres')}\n${OLDEST_ROWS}`)
     const databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`
     await expectReadBack({ DATABASE_URL: databaseUrl, ORCHESTRATOR_DATA_DIR: '' })

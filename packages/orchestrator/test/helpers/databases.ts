@@ -15,6 +15,21 @@ import { openPostgres } from '../../src/db/postgres.ts'
 /** The tests' PostgreSQL (TEST_DATABASE_URL), for a PostgreSQL test of its own. */
 export const POSTGRES = testPostgres('orchestrator database tests')
 
+/**
+ * A fresh schema of the tests' PostgreSQL, dropped when the test finishes, with a connection of its own that uses it
+ * (`admin`: to make the schema a test starts from, or read what a test left).
+ */
+export async function throwAwaySchema (): Promise<{ url: string, schema: string, admin: pg.Client }> {
+  const url = POSTGRES.url()
+  const schema = `t_${newUlid().toLowerCase()}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  onTestFinished(async () => { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.end() })
+  await admin.query(`CREATE SCHEMA ${schema}`)
+  await admin.query(`SET search_path = ${schema}`)
+  return { url, schema, admin }
+}
+
 /** Each database opened fresh; `reopen` gives a new connection to the same data (restart). */
 export const DATABASES: Array<{
   name: string
@@ -43,12 +58,7 @@ export const DATABASES: Array<{
     name: 'postgres',
     skip: POSTGRES.skip,
     open: async () => {
-      const url = POSTGRES.url()
-      const schema = `t_${newUlid().toLowerCase()}`
-      const admin = new pg.Client({ connectionString: url })
-      await admin.connect()
-      await admin.query(`CREATE SCHEMA ${schema}`)
-      onTestFinished(async () => { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.end() })
+      const { url, schema } = await throwAwaySchema()
       const repos = await openPostgres(url, { schema })
       onTestFinished(async () => { await repos.close() })
       return {
