@@ -4,11 +4,16 @@
 // conditional read (If-None-Match with the last ETag) and a limited one (?limit=100), each median of 20, and the
 // orchestrator's CPU per minute while three consoles poll the list as the console does (every 3 s: CONSOLE=plain reads
 // the whole list each time, as the console did before it asked for what changed; the default reads its window,
-// ?limit=500, with If-None-Match). RSS at 100 actions is the baseline the others are compared with.
+// ?limit=500, with If-None-Match). RSS at 100 actions is the baseline the others are compared with, and every level,
+// 100 too, is measured the same way: after that same exercise, once the watch's two minutes for ended runs have
+// passed since the level's last action finished, as the median of SAMPLES readings a few seconds apart, each taken
+// after two full collections (bench/memory-hook.ts, loaded into the orchestrator by this benchmark only) with
+// process.memoryUsage()'s parts beside it; the RSS just before the first collection is printed as well.
 // Run: node bench/history.ts   (LEVELS=1000,5000 and CONSOLE_S=30 for a shorter run)
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { startStack } from '@slipway/stack'
 import { cpuSeconds, fixed, median, rssMiB } from './proc.ts'
 import { growHistory, newHistory } from './grow-history.ts'
@@ -25,20 +30,28 @@ if (LEVELS.some((n) => !Number.isInteger(n) || n <= 100)) {
 const CONSOLE_S = Number(setting('CONSOLE_S', '60'))
 const CONSOLE = setting('CONSOLE', 'conditional')
 const FULL_READS = Number(setting('FULL_READS', '5'))
-if (!(CONSOLE_S > 0) || !['plain', 'conditional'].includes(CONSOLE) || !(FULL_READS > 0)) {
-  console.error('history: CONSOLE_S and FULL_READS must be positive numbers, CONSOLE plain or conditional')
+const SAMPLES = Number(setting('SAMPLES', '5'))
+if (!(CONSOLE_S > 0) || !['plain', 'conditional'].includes(CONSOLE) || !(FULL_READS > 0) || !Number.isInteger(SAMPLES) || SAMPLES < 1) {
+  console.error('history: CONSOLE_S, FULL_READS and SAMPLES must be positive numbers (SAMPLES whole), CONSOLE plain or conditional')
   process.exit(2)
 }
 const CONSOLE_LIMIT = 500
 const POLL_MS = 3000
+// how long the orchestrator's engine watch keeps an ended run whole (domain/engine-watch.ts), and a margin
+const SETTLE_MS = 120_000 + 10_000
 
 const sleep = async (ms: number): Promise<void> => { await new Promise((resolve) => setTimeout(resolve, ms)) }
 const dataDir = mkdtempSync(join(tmpdir(), 'slipway-history-'))
+const memoryFile = join(dataDir, 'orchestrator-memory.json')
+const hook = pathToFileURL(join(import.meta.dirname, 'memory-hook.ts')).href
 const stack = await startStack({
   dataDir,
   ports: { orchestrator: 0, bootstrap: 0, store: 0, engine: 0, site: 0 },
   output: () => {},
-  env: { engine: { ENGINE_TASK_MS: '1', ENGINE_MAX_ACTIVE_RUNS: '64' } }
+  env: {
+    engine: { ENGINE_TASK_MS: '1', ENGINE_MAX_ACTIVE_RUNS: '64' },
+    orchestrator: { NODE_OPTIONS: `--expose-gc --import=${hook}`, MEMORY_HOOK_FILE: memoryFile }
+  }
 })
 const orchestrator = stack.pid('orchestrator')
 const engine = stack.pid('engine')
@@ -46,7 +59,56 @@ const api = `${stack.urls.orchestrator}/api/v1.0`
 const headers = { 'x-auth-token': stack.adminToken }
 
 const history = newHistory()
-const grow = async (total: number): Promise<void> => { await growHistory(api, stack.adminToken, history, total) }
+let grownAt = 0
+const grow = async (total: number): Promise<void> => {
+  await growHistory(api, stack.adminToken, history, total)
+  grownAt = Date.now()
+}
+
+interface Memory { rss: number, heapTotal: number, heapUsed: number, external: number, arrayBuffers: number, collected: boolean }
+/** The orchestrator's process.memoryUsage() after two full collections, in MiB (bench/memory-hook.ts). */
+async function collectedMemory (): Promise<Memory> {
+  if (!existsSync(memoryFile)) throw new Error('the orchestrator did not load bench/memory-hook.ts')
+  const before = readFileSync(memoryFile, 'utf8')
+  process.kill(orchestrator ?? 0, 'SIGUSR2')
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    await sleep(100)
+    const text = readFileSync(memoryFile, 'utf8')
+    if (text !== before && text.endsWith('\n')) {
+      const usage = JSON.parse(text) as Memory
+      const mib = (n: number): number => n / 2 ** 20
+      return {
+        ...usage,
+        rss: mib(usage.rss),
+        heapTotal: mib(usage.heapTotal),
+        heapUsed: mib(usage.heapUsed),
+        external: mib(usage.external),
+        arrayBuffers: mib(usage.arrayBuffers)
+      }
+    }
+  }
+  throw new Error('the orchestrator did not write its memory figures within 30 s')
+}
+
+/** SAMPLES readings 3 s apart: the medians of each part. */
+async function settledMemory (): Promise<Memory & { natural: number }> {
+  const natural = rssMiB(orchestrator)
+  const samples: Memory[] = []
+  for (let i = 0; i < SAMPLES; i++) {
+    if (i > 0) await sleep(3000)
+    samples.push(await collectedMemory())
+  }
+  const mid = (part: keyof Omit<Memory, 'collected'>): number => median(samples.map((s) => s[part]))
+  return {
+    natural,
+    rss: mid('rss'),
+    heapTotal: mid('heapTotal'),
+    heapUsed: mid('heapUsed'),
+    external: mid('external'),
+    arrayBuffers: mid('arrayBuffers'),
+    collected: samples.every((s) => s.collected)
+  }
+}
 
 interface Timed { ms: number, status: number, bytes: number, etag: string | null }
 async function timed (path: string, extra: Record<string, string> = {}): Promise<Timed> {
@@ -79,7 +141,15 @@ async function consoles (): Promise<{ cpuPerMin: number, statuses: string }> {
 }
 
 interface Row {
-  actions: number, rss: number, engineRss: number, full: string, bytes: number, conditional: string, limited: string, cpu: string
+  actions: number
+  rss: number
+  memory: string
+  engineRss: number
+  full: string
+  bytes: number
+  conditional: string
+  limited: string
+  cpu: string
 }
 const rows: Row[] = []
 
@@ -99,10 +169,14 @@ async function measure (total: number): Promise<void> {
     if (l.status === 200) limited.push(l.ms)
   }
   const console3 = await consoles()
-  await sleep(5000)
+  await sleep(Math.max(5000, grownAt + SETTLE_MS - Date.now()))
+  const memory = await settledMemory()
   const row: Row = {
     actions: total,
-    rss: rssMiB(orchestrator),
+    rss: memory.rss,
+    memory: `V8 heap ${fixed(memory.heapUsed)} used of ${fixed(memory.heapTotal)}, external ${fixed(memory.external)} ` +
+      `(array buffers ${fixed(memory.arrayBuffers)}), the rest ${fixed(memory.rss - memory.heapTotal - memory.external)}; ` +
+      `${fixed(memory.natural)} before the collections${memory.collected ? '' : ' (gc not exposed: no collection)'}`,
     engineRss: rssMiB(engine),
     full: `${fixed(median(fulls), 0)} ms (max ${fixed(Math.max(...fulls), 0)})`,
     bytes: full.bytes,
@@ -112,7 +186,7 @@ async function measure (total: number): Promise<void> {
   }
   rows.push(row)
   const size = `${fixed(row.bytes / 2 ** 20, 2)} MiB`
-  console.log(`  RSS ${fixed(row.rss)} MiB (engine ${fixed(row.engineRss)}), full list ${row.full}, ${size}; ` +
+  console.log(`  RSS ${fixed(row.rss)} MiB (${row.memory}; engine ${fixed(row.engineRss)}), full list ${row.full}, ${size}; ` +
     `conditional ${row.conditional}; ?limit=100 ${row.limited}; three consoles (${CONSOLE}) ${row.cpu} CPU per minute; load ${fixed(loadavg()[0] ?? Number.NaN, 2)}`)
 }
 

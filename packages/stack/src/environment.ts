@@ -10,6 +10,15 @@ import { join } from 'node:path'
 // the soak is smoother and the orchestrator's 20 MiB lower, for about the same total (figures in docs/benchmarks.md)
 export const NODE_FLAGS = ['--max-semi-space-size=4', '--optimize-for-size']
 
+// glibc's malloc, once it has freed a block of 128 KiB or more, raises the size it maps on its own to that block's
+// (up to 32 MiB): later blocks as large come from its main heap, where, freed among small ones still in use, they
+// stay resident. After a burst of work (900 actions created and run in a minute) the orchestrator's V8 heap was back
+// to its size at 100 actions while most of its RSS growth was freed memory kept in that heap (malloc_trim gave it
+// back); with a fixed threshold every large block has a mapping of its own, returned when freed, and that growth is
+// gone (docs/benchmarks.md, bench/history.ts). Given to every process (the image sets it too, Dockerfile); a
+// caller's own GLIBC_TUNABLES is used instead
+export const MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=131072'
+
 export type ProcessName = 'store' | 'engine' | 'site' | 'bootstrap' | 'orchestrator'
 
 /** The five processes of the stack, in start order of the output. */

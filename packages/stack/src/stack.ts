@@ -9,7 +9,7 @@ import { freePort, portRefusal } from '@slipway/common/ports'
 import { startAirflowEngine, startStepRunner, type EngineKind } from './airflow-engine.ts'
 import { spawnService, waitHealthy, type ServiceChild } from './child.ts'
 import {
-  DEFAULT_PORTS, NODE_FLAGS, PORT_VARIABLES, PROCESS_NAMES, peersEnvironment, stackEnvironment, type ProcessName
+  DEFAULT_PORTS, MALLOC_TUNABLES, NODE_FLAGS, PORT_VARIABLES, PROCESS_NAMES, peersEnvironment, stackEnvironment, type ProcessName
 } from './environment.ts'
 import { portHolder } from './ports.ts'
 
@@ -201,7 +201,12 @@ export async function startStack (options: StackOptions): Promise<Stack> {
       nodeFlags: NODE_FLAGS,
       cwd: REPO_ROOT,
       env: {
-        ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', NODE_COMPILE_CACHE: COMPILE_CACHE, ...env[name], ...options.env?.[name]
+        GLIBC_TUNABLES: MALLOC_TUNABLES,
+        ...process.env,
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+        NODE_COMPILE_CACHE: COMPILE_CACHE,
+        ...env[name],
+        ...options.env?.[name]
       },
       output: (line) => { output(name, line) }
     })

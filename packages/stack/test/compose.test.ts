@@ -13,7 +13,7 @@ import { ConfigSchema as StoreConfig } from '@slipway/stub-store'
 import { ConfigSchema as EngineConfig } from '@slipway/stub-engine'
 import { ConfigSchema as SiteConfig } from '@slipway/stub-site'
 import { stackEnvironment, DEFAULT_PORTS, type ProcessName } from '../src/stack.ts'
-import { NODE_FLAGS } from '../src/environment.ts'
+import { MALLOC_TUNABLES, NODE_FLAGS } from '../src/environment.ts'
 
 const ROOT = resolve(import.meta.dirname, '../../..')
 /** The Node flags the image sets in NODE_OPTIONS for every command. */
@@ -62,6 +62,12 @@ describe('docker-compose.yml', () => {
     expect(existsSync(resolve(ROOT, entry))).toBe(true)
     const known = Object.keys(SCHEMAS[name].properties)
     for (const variable of Object.keys(service?.environment ?? {})) expect(known, `${name}: ${variable}`).toContain(variable)
+  })
+
+  it('runs every process with npm start\'s malloc settings, from the image', () => {
+    const tunables = /^ENV GLIBC_TUNABLES=(\S+)$/m.exec(readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8'))?.[1]
+    expect(tunables).toBe(MALLOC_TUNABLES)
+    for (const name of NAMES) expect(compose.services[name]?.environment ?? {}, name).not.toHaveProperty('GLIBC_TUNABLES')
   })
 
   it.each(NAMES)('publishes %s on the port it listens on, and health-checks that port', (name) => {
