@@ -4,11 +4,21 @@ import { parseTime } from './dom.js'
 import { ENDED } from './steps.js'
 
 /**
- * The controls that fit a lifecycle: pause a running action that is not paused, unpause a paused one, stop one
- * that runs (paused or not). A pending action has not started and a finished one is over: nothing fits.
+ * The controls the orchestrator accepts for an action as last read (`{ action_lifecycle, dag_status }`), by its rule:
+ * pause a running run whose workflow is not paused, unpause a queued or running run of a paused workflow (the
+ * lifecycle Paused), stop a queued or running run, paused or not. A queued run whose steps have started is running
+ * already (its lifecycle says Processing): pause fits it too. An action without a run, or whose run ended, has none.
  */
-export function controlsFor (lifecycle) {
-  return { pause: lifecycle === 'Processing', unpause: lifecycle === 'Paused', stop: lifecycle === 'Processing' || lifecycle === 'Paused' }
+export function controlsFor (action) {
+  const status = String(action?.dag_status ?? 'none').toLowerCase()
+  const lifecycle = action?.action_lifecycle
+  const inProgress = status === 'queued' || status === 'running'
+  const paused = lifecycle === 'Paused' && inProgress
+  return {
+    pause: !paused && (status === 'running' || (status === 'queued' && lifecycle === 'Processing')),
+    unpause: paused,
+    stop: inProgress
+  }
 }
 
 // the engine's step states as an operator reads them; a state not listed shows as the engine says it

@@ -122,7 +122,7 @@ export function actionView ({ root, params, signal, report, confirm }) {
     setText(stateNote, note ?? '')
     stateNote.hidden = note === null
     sweep(true)
-    const fits = controlsFor(action.action_lifecycle)
+    const fits = controlsFor(action)
     // a button being asked about stays as it is until the answer comes
     for (const button of buttons) if (button.dataset.busy !== 'true') button.disabled = !fits[button.dataset.verb]
     if (table === null) {

@@ -5,12 +5,20 @@ import { NOTE_MS, REFUSAL_MS, controlsFor, expiryOf, groupSpan, isStale, pausedA
 import { timeline } from '../../console/steps.js'
 
 describe('the controls', () => {
-  it('pause only a running action not paused, unpause only a paused one, stop only one that runs', () => {
-    expect(controlsFor('Processing')).toEqual({ pause: true, unpause: false, stop: true })
-    expect(controlsFor('Paused')).toEqual({ pause: false, unpause: true, stop: true })
-    for (const lifecycle of ['Pending', 'Complete', 'Failed', 'Unknown (shutdown)', undefined]) {
-      expect(controlsFor(lifecycle), String(lifecycle)).toEqual({ pause: false, unpause: false, stop: false })
+  const of = (lifecycle, status) => controlsFor({ action_lifecycle: lifecycle, dag_status: status })
+  it('pause only a running action not paused, unpause only a paused one, stop one whose run is queued or running', () => {
+    expect(of('Processing', 'running')).toEqual({ pause: true, unpause: false, stop: true })
+    expect(of('Paused', 'running')).toEqual({ pause: false, unpause: true, stop: true })
+    expect(of('Paused', 'queued')).toEqual({ pause: false, unpause: true, stop: true })
+    // a queued run is stopped from its first second; it is paused once it runs
+    expect(of('Pending', 'queued')).toEqual({ pause: false, unpause: false, stop: true })
+    for (const [lifecycle, status] of [['Pending', null], ['Complete', 'success'], ['Failed', 'failed'], ['Failed', null], ['Unknown (shutdown)', 'shutdown'], [undefined, undefined]]) {
+      expect(of(lifecycle, status), String(lifecycle)).toEqual({ pause: false, unpause: false, stop: false })
     }
+  })
+
+  it('pause a run read as queued whose steps have started (Processing): the engine runs it already', () => {
+    expect(of('Processing', 'queued')).toEqual({ pause: true, unpause: false, stop: true })
   })
 })
 

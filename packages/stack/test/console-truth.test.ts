@@ -1,0 +1,71 @@
+// The console telling the truth about an action's state (issue 37 item 6), in headless Chromium against the whole
+// stack: the controls of a run from its first second (a queued run is stopped from the console, as the orchestrator
+// allows), and what a stopped action shows (stopped by whom and when, its skipped steps and groups not shown as done
+// or started).
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { browserPage, chromiumPresent } from './helpers/browser.ts'
+import { consolePage } from './helpers/console-page.ts'
+import { runningStack } from './helpers/running-stack.ts'
+
+const ADMIN = 'console-truth-token'
+const present = chromiumPresent('console browser tests (the truth of an action\'s state)')
+
+describe.skipIf(!present)('the console says what an action\'s run is doing, in Chromium', () => {
+  const running = runningStack({
+    name: 'console-truth',
+    adminToken: ADMIN,
+    callTimeoutMs: 20_000,
+    env: {
+      // one run of a workflow at a time, and test_site's deployment_configuration runs until the test lets it go: a second test_site
+      // stays queued for as long as the first one runs
+      engine: { ENGINE_TASK_MS: '200', ENGINE_MAX_ACTIVE_RUNS: '1', ENGINE_HANG_TASKS: 'test_site/deployment_configuration' },
+      orchestrator: {}
+    }
+  })
+  const browser = browserPage({ name: 'console-truth' })
+  const page = (): Page => browser.page
+  const { go, signIn, answer } = consolePage(page)
+  const { call, until } = running
+  const lifecycle = async (): Promise<string> => (await page().locator('dl.summary .badge').first().textContent()) ?? ''
+  const enabledControls = async (): Promise<string[]> => await page().locator('.controls button:not([disabled])').evaluateAll((buttons) =>
+    buttons.map((b) => (b as unknown as { dataset: { verb: string } }).dataset.verb))
+  const text = async (selector: string): Promise<string> => ((await page().textContent(selector)) ?? '').replace(/\s+/g, ' ').trim()
+  let firstId = ''
+  let queuedId = ''
+  afterAll(async () => {
+    // the held run is stopped, so that nothing is left running when the stack stops
+    if (firstId !== '') await call('POST', `/actions/${firstId}/control/stop`)
+  })
+
+  async function create (name: string): Promise<string> {
+    const created = await call('POST', '/actions', { json: { name } })
+    expect(created.status, created.text).toBe(201)
+    return String(created.json().id)
+  }
+
+  it('offers Stop for a run still queued, as the orchestrator accepts it, and the stop ends the action', async () => {
+    await signIn(`${running.stack.urls.orchestrator}/console/`, ADMIN)
+    firstId = await create('test_site')
+    let seen = ''
+    await until('the first test_site holding its workflow\'s one run slot', async () => {
+      const steps = (await call('GET', `/actions/${firstId}`)).json().steps as Array<{ id: string, state: string | null }>
+      seen = JSON.stringify(steps.map((s) => [s.id, s.state]))
+      return steps.find((s) => s.id === 'deployment_configuration')?.state === 'running' ? true : undefined
+    }, 20_000).catch((error: unknown) => { throw new Error(`${String(error)}: ${seen}`) })
+    queuedId = await create('test_site')
+    await go(`#/actions/${queuedId}`)
+    await expect.poll(async () => await text('dl.summary div:nth-child(3) dd')).toBe('queued')
+    expect(await lifecycle()).toBe('Pending')
+    // stop is accepted for a queued run; pause is not (the run is not running yet)
+    await expect.poll(enabledControls).toEqual(['stop'])
+    expect((await call('POST', `/actions/${queuedId}/control/pause`)).status).toBe(409)
+    await page().click('button[data-verb="stop"]')
+    expect((await answer('ok')).title).toBe(`Stop test_site (${queuedId})?`)
+    await expect.poll(lifecycle).toBe('Failed')
+    expect(await enabledControls()).toEqual([])
+    expect((await call('GET', `/actions/${queuedId}`)).json().command_audit).toEqual([
+      expect.objectContaining({ command: 'invoke' }), expect.objectContaining({ command: 'stop', user: 'admin' })
+    ])
+  })
+})
