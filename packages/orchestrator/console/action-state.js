@@ -1,7 +1,7 @@
 // What the action view says about an action's state, without the DOM: which controls fit it, step states in the
 // operator's words, when a message on the page has gone stale, and the spans of a retried step's earlier tries.
 import { parseTime } from './dom.js'
-import { ENDED } from './steps.js'
+import { ENDED, FINISHED } from './steps.js'
 
 /**
  * The controls the orchestrator accepts for an action as last read (`{ action_lifecycle, dag_status }`), by its rule:
@@ -97,6 +97,28 @@ export function groupSpan (spans, count, paused) {
   if (own.length === 0) return { start: null, end: null }
   const growing = own.some((span) => span.end === null) || (own.length < count && !paused)
   return { start: Math.min(...own.map((span) => span.start)), end: growing ? null : Math.max(...own.map((span) => span.end)) }
+}
+
+/**
+ * Who stopped an action that has ended, and when: the latest stop in its command audit (`{ user, datetime }`), or null
+ * when it ended otherwise. A stopped run is Failed with the engine's own word (`failed`); this says why.
+ */
+export function stoppedBy (audit, lifecycle) {
+  if (!FINISHED.has(lifecycle)) return null
+  return (audit ?? []).filter((e) => e.command === 'stop').at(-1) ?? null
+}
+
+/** What a stop did to the steps, in words: the steps under way failed, those not started were skipped. */
+export function stopEffect (steps) {
+  const states = (steps ?? []).map((s) => (s.state ?? 'none').toLowerCase())
+  const skipped = states.filter((s) => s === 'skipped').length
+  const failed = states.filter((s) => s === 'failed').length
+  const count = (n) => `${n} ${n === 1 ? 'step' : 'steps'}`
+  const parts = [
+    ...(failed > 0 ? [`${count(failed)} failed`] : []),
+    ...(skipped > 0 ? [`${count(skipped)} not run (skipped)`] : [])
+  ]
+  return parts.length === 0 ? 'Every step had ended.' : `Steps under way were failed and those not started skipped: ${parts.join(', ')}.`
 }
 
 /** The time of the latest pause in a command audit, when the action is paused (ms), else null. */

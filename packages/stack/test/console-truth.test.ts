@@ -1,7 +1,7 @@
 // The console telling the truth about an action's state (issue 37 item 6), in headless Chromium against the whole
 // stack: the controls of a run from its first second (a queued run is stopped from the console, as the orchestrator
-// allows), and what a stopped action shows (stopped by whom and when, its skipped steps and groups not shown as done
-// or started).
+// allows), and what a stopped action shows (stopped by whom and when; its skipped steps and groups not shown as done,
+// started or a success).
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { browserPage, chromiumPresent } from './helpers/browser.ts'
@@ -34,8 +34,8 @@ describe.skipIf(!present)('the console says what an action\'s run is doing, in C
   let firstId = ''
   let queuedId = ''
   afterAll(async () => {
-    // the held run is stopped, so that nothing is left running when the stack stops
-    if (firstId !== '') await call('POST', `/actions/${firstId}/control/stop`)
+    // the held run is stopped (if a test failed before it did), so that nothing is left running when the stack stops
+    if (firstId !== '') await call('POST', `/actions/${firstId}/control/stop`).catch(() => undefined)
   })
 
   async function create (name: string): Promise<string> {
@@ -67,5 +67,37 @@ describe.skipIf(!present)('the console says what an action\'s run is doing, in C
     expect((await call('GET', `/actions/${queuedId}`)).json().command_audit).toEqual([
       expect.objectContaining({ command: 'invoke' }), expect.objectContaining({ command: 'stop', user: 'admin' })
     ])
+  })
+
+  const startCells = async (): Promise<string[]> => await page().locator('table.steps tr[data-step] td:nth-child(5)').allTextContents()
+  const gridLine = async (group: string): Promise<string | null> => await page().locator(`.grid-line[data-group="${group}"]`).getAttribute('data-state')
+  const groupHead = async (): Promise<string> => ((await page().locator('table.steps tr.group-head .badge').first().textContent()) ?? '')
+
+  it('says who stopped an action and when; its skipped steps are neither done nor started, its skipped groups no success', async () => {
+    // the run stopped while queued: no step ran, the engine skipped every one
+    await go(`#/actions/${queuedId}`)
+    await expect.poll(async () => await text('#state-note')).toMatch(
+      /^Stopped by admin at \S.*\. Steps under way were failed and those not started skipped: 4 steps not run \(skipped\)\.$/)
+    expect(await text('dl.summary div:nth-child(2) dd')).toBe('0 of 4 steps done, 4 skipped')
+    expect(await lifecycle()).toBe('Failed')
+    await expect.poll(startCells).toEqual(['—', '—', '—', '—'])
+    expect(await gridLine('preflight')).toBe('skipped')
+    expect(await groupHead()).toBe('skipped')
+    await browser.screenshot('stopped-queued', true)
+
+    // the run stopped while its third step ran: that step failed, the last one was skipped
+    await go(`#/actions/${firstId}`)
+    await expect.poll(lifecycle).toBe('Processing')
+    await expect.poll(enabledControls).toEqual(['pause', 'stop'])
+    await page().click('button[data-verb="stop"]')
+    await answer('ok')
+    await expect.poll(lifecycle).toBe('Failed')
+    await expect.poll(async () => await text('#state-note')).toMatch(
+      /^Stopped by admin at \S.*\. Steps under way were failed and those not started skipped: 1 step failed, 1 step not run \(skipped\)\.$/)
+    expect(await text('dl.summary div:nth-child(2) dd')).toBe('2 of 4 steps done, 1 failed, 1 skipped')
+    // the steps that ran keep their start; the skipped one has none
+    await expect.poll(async () => (await startCells()).map((t) => t === '—')).toEqual([false, false, false, true])
+    expect(await gridLine('preflight')).toBe('success')
+    await browser.screenshot('stopped-running', true)
   })
 })

@@ -1,7 +1,7 @@
 // The action view's reading of an action's state without a browser: the controls that fit it, step states in the
 // operator's words, stale messages, the spans of earlier tries and of a paused action's sub-workflows.
 import { describe, expect, it } from 'vitest'
-import { NOTE_MS, REFUSAL_MS, controlsFor, expiryOf, groupSpan, isStale, pausedAt, stateWords, trySpanOf } from '../../console/action-state.js'
+import { NOTE_MS, REFUSAL_MS, controlsFor, expiryOf, groupSpan, isStale, pausedAt, stateWords, stopEffect, stoppedBy, trySpanOf } from '../../console/action-state.js'
 import { timeline } from '../../console/steps.js'
 
 describe('the controls', () => {
@@ -19,6 +19,21 @@ describe('the controls', () => {
 
   it('pause a run read as queued whose steps have started (Processing): the engine runs it already', () => {
     expect(of('Processing', 'queued')).toEqual({ pause: true, unpause: false, stop: true })
+  })
+})
+
+describe('a stopped action', () => {
+  const audit = [{ command: 'invoke', user: 'a' }, { command: 'stop', user: 'op', datetime: '2026-01-02 03:04:05.000000+00:00' }]
+  it('says who stopped it and when once it has ended, from its command audit', () => {
+    expect(stoppedBy(audit, 'Failed')).toEqual(audit[1])
+    expect(stoppedBy(audit, 'Processing')).toBe(null)
+    expect(stoppedBy(audit.slice(0, 1), 'Failed')).toBe(null)
+  })
+
+  it('says what the stop did to its steps', () => {
+    const steps = ['success', 'failed', 'skipped', 'skipped'].map((state) => ({ state }))
+    expect(stopEffect(steps)).toBe('Steps under way were failed and those not started skipped: 1 step failed, 2 steps not run (skipped).')
+    expect(stopEffect([{ state: 'success' }])).toBe('Every step had ended.')
   })
 })
 
