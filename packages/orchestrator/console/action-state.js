@@ -121,6 +121,17 @@ export function stopEffect (steps) {
   return parts.length === 0 ? 'Every step had ended.' : `Steps under way were failed and those not started skipped: ${parts.join(', ')}.`
 }
 
+/**
+ * Whether an action started but the engine has no run of it and nothing of the run was kept (the engine switched or its
+ * data replaced): the API then answers lifecycle Pending with no steps, and says why in `start_reason`.
+ */
+export function runMissing (action) {
+  return action?.start_status === 'started' && action?.dag_status == null && typeof action?.start_reason === 'string'
+}
+
+/** What an action's lifecycle badge says instead of the lifecycle itself, or undefined: a missing run is no Pending. */
+export const lifecycleWords = (action) => runMissing(action) ? 'No run in the engine' : undefined
+
 /** The time of the latest pause in a command audit, when the action is paused (ms), else null. */
 export function pausedAt (audit, lifecycle) {
   if (lifecycle !== 'Paused') return null

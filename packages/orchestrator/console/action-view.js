@@ -6,7 +6,7 @@
 // once it no longer holds (./action-state.js).
 import { api, seg } from './api.js'
 import { badge, fill, h, poll, setBadge, setText, setTime, timeEl } from './dom.js'
-import { controlsFor, expiryOf, isStale, pausedAt, pauseNote, pauseWarning, stopEffect, stoppedBy } from './action-state.js'
+import { controlsFor, expiryOf, isStale, lifecycleWords, pausedAt, pauseNote, pauseWarning, runMissing, stopEffect, stoppedBy } from './action-state.js'
 import { parameterLines } from './action-kinds.js'
 import { logPane } from './log-pane.js'
 import { ENDED, FINISHED, progress, progressText } from './steps.js'
@@ -108,7 +108,7 @@ export function actionView ({ root, params, signal, report, confirm }) {
     }
     setText(title, action.name)
     document.title = `${action.name} · Slipway console`
-    setBadge(fields.lifecycle, action.action_lifecycle)
+    setBadge(fields.lifecycle, action.action_lifecycle, lifecycleWords(action))
     setText(fields.dag, action.dag_status ?? '—')
     setText(fields.user, action.user ?? '')
     setTime(fields.when, action.datetime)
@@ -116,11 +116,11 @@ export function actionView ({ root, params, signal, report, confirm }) {
     const parameters = parameterLines(action.parameters)
     setText(fields.parameters, parameters.length === 0 ? 'none' : parameters.join('; '))
     const counts = progress(action.steps ?? [])
-    setText(fields.progress, progressText(counts, 'steps done'))
+    setText(fields.progress, runMissing(action) ? 'not known: the engine has no run of this action' : progressText(counts, 'steps done'))
     fields.progress.classList.toggle('failed', counts.failed > 0)
     const note = pauseNote(action.action_lifecycle, action.steps)
     const stop = stoppedBy(action.command_audit, action.action_lifecycle)
-    showStateNote(note, stop, action.steps ?? [])
+    showStateNote(note ?? action.start_reason ?? null, stop, action.steps ?? [])
     sweep(true)
     const fits = controlsFor(action)
     // a button being asked about stays as it is until the answer comes
@@ -146,12 +146,15 @@ export function actionView ({ root, params, signal, report, confirm }) {
     await run.update(action)
   }
 
-  /** What a paused run will do, or who stopped an ended one and when (a stopped run is Failed, with no step to blame). */
+  /**
+   * What a paused run will do, or who stopped an ended one and when (a stopped run is Failed, with no step to blame),
+   * or why a start is pending or failed, or why a started action has no run in the engine (`start_reason`).
+   */
   function showStateNote (note, stop, steps) {
     stateNote.hidden = note === null && stop === null
     if (note !== null || stop === null) {
       setText(stateNote, note ?? '')
-      stateNote.dataset.kind = note === null ? '' : 'pause'
+      stateNote.dataset.kind = note === null ? '' : 'note'
       delete stateNote.dataset.said
       return
     }

@@ -1,12 +1,17 @@
 // The console telling the truth about an action's state (issue 37 item 6), in headless Chromium against the whole
 // stack: the controls of a run from its first second (a queued run is stopped from the console, as the orchestrator
 // allows), and what a stopped action shows (stopped by whom and when; its skipped steps and groups not shown as done,
-// started or a success).
-import { afterAll, describe, expect, it } from 'vitest'
+// started or a success); and an action whose run the engine does not have after the engine changed under the same
+// data folder (its folder replaced, as when switching between the stand-in and Airflow) says why, not "Pending, 0 of 0".
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { browserPage, chromiumPresent } from './helpers/browser.ts'
 import { consolePage } from './helpers/console-page.ts'
 import { runningStack } from './helpers/running-stack.ts'
+import { startStack, type Stack } from '../src/stack.ts'
 
 const ADMIN = 'console-truth-token'
 const present = chromiumPresent('console browser tests (the truth of an action\'s state)')
@@ -100,4 +105,64 @@ describe.skipIf(!present)('the console says what an action\'s run is doing, in C
     expect(await gridLine('preflight')).toBe('success')
     await browser.screenshot('stopped-running', true)
   })
+})
+
+describe.skipIf(!present)('an action whose run the engine lost, in Chromium', () => {
+  const token = 'console-truth-switch-token'
+  let dataDir = ''
+  let stack: Stack | undefined
+  const start = async (): Promise<Stack> => await startStack({
+    dataDir,
+    adminToken: token,
+    ports: { orchestrator: 0, bootstrap: 0, store: 0, engine: 0, site: 0 },
+    env: { engine: { ENGINE_TASK_MS: '50' } },
+    output: () => {}
+  })
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'slipway-console-truth-switch-'))
+    stack = await start()
+  }, 60_000)
+  afterAll(async () => {
+    await stack?.close()
+    if (dataDir !== '') rmSync(dataDir, { recursive: true, force: true })
+  })
+  const browser = browserPage({ name: 'console-truth-switch' })
+  const page = (): Page => browser.page
+  const { go, signIn } = consolePage(page)
+  const api = async (method: string, path: string, json?: unknown): Promise<{ status: number, body: Record<string, unknown> }> => {
+    const response = await fetch(`${stack!.urls.orchestrator}/api/v1.0${path}`, {
+      method,
+      headers: { 'x-auth-token': token, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+      signal: AbortSignal.timeout(20_000)
+    })
+    return { status: response.status, body: await response.json() as Record<string, unknown> }
+  }
+
+  it('says the engine has no run of a finished action, instead of "Pending, 0 of 0 steps"', async () => {
+    const created = await api('POST', '/actions', { name: 'test_site' })
+    expect(created.status).toBe(201)
+    const id = String(created.body.id)
+    // nothing is committed, so test_site fails at its deployment_configuration step: a finished action
+    await expect.poll(async () => (await api('GET', `/actions/${id}`)).body.action_lifecycle, { timeout: 60_000 }).toBe('Failed')
+    // the engine's data folder replaced, as when the stack is started on Airflow after the stand-in (or back)
+    await stack!.close()
+    stack = undefined
+    rmSync(join(dataDir, 'engine'), { recursive: true, force: true })
+    stack = await start()
+    const read = (await api('GET', `/actions/${id}`)).body
+    expect(read).toMatchObject({ dag_status: null, start_status: 'started', steps: [] })
+    expect(read.start_reason).toMatch(new RegExp(`^The engine has no run ${id} of test_site: its runs are not in this engine's database`))
+
+    await signIn(`${stack.urls.orchestrator}/console/`, token)
+    await go(`#/actions/${id}`)
+    const text = async (selector: string): Promise<string> => ((await page().textContent(selector)) ?? '').replace(/\s+/g, ' ').trim()
+    await expect.poll(async () => await text('dl.summary .badge')).toBe('No run in the engine')
+    expect(await text('dl.summary div:nth-child(2) dd')).toBe('not known: the engine has no run of this action')
+    expect(await text('#state-note')).toBe(read.start_reason)
+    await go('#/actions')
+    await expect.poll(async () => await page().locator('table.actions tbody .count').allTextContents()).toEqual(['not known'])
+    expect(await page().locator('table.actions tbody .badge').first().textContent()).toBe('No run in the engine')
+    await browser.screenshot('run-missing', true)
+  }, 180_000)
 })

@@ -67,8 +67,26 @@ export function startStatusOf (action: ActionRecord, hasRun: boolean): StartStat
 }
 
 /**
+ * Why an action that started has no run in the engine: the engine's database does not hold it (the engine was switched,
+ * stand-in and Airflow, on the same orchestrator database, or its data was replaced, or the run was deleted) and
+ * nothing of it was kept. Its lifecycle is then the interface's for no run (Pending), with no steps.
+ */
+export const runMissingReason = (action: Pick<ActionRecord, 'id' | 'dag_id'>): string =>
+  `The engine has no run ${action.id} of ${action.dag_id}: its runs are not in this engine's database (the engine was ` +
+  'switched or its data replaced, or the run was deleted), and the orchestrator kept no summary of it'
+
+/**
+ * Why an action's run and steps are read from the summary the orchestrator kept of it when it ended: the engine has it
+ * no more.
+ */
+export const runFromSummaryReason = (action: Pick<ActionRecord, 'id' | 'dag_id'>): string =>
+  `The engine has no run ${action.id} of ${action.dag_id} any more (the engine was switched or its data replaced, or ` +
+  'the run was deleted): its state and steps are as the orchestrator kept them when the run ended'
+
+/**
  * The entity's state fields: the lifecycle (the same rule for a list and one action, whether the steps came from the
- * engine watch or the engine), the start status, and why a start is pending or failed.
+ * engine watch or the engine), the start status, and why a start is pending or failed, or why a started action has
+ * no run.
  */
 export function actionState (
   action: ActionRecord,
@@ -82,7 +100,9 @@ export function actionState (
       ? NEVER_STARTED_LIFECYCLE
       : actionLifecycle(run?.state, dagPaused, stepStates),
     start_status: start,
-    start_reason: start === 'started' || start === 'refused' ? null : action.start_reason
+    start_reason: start === 'refused'
+      ? null
+      : start !== 'started' ? action.start_reason : run === undefined ? runMissingReason(action) : null
   }
 }
 
