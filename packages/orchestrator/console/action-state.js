@@ -1,14 +1,24 @@
 // What the action view says about an action's state, without the DOM: which controls fit it, step states in the
 // operator's words, when a message on the page has gone stale, and the spans of a retried step's earlier tries.
 import { parseTime } from './dom.js'
-import { ENDED } from './steps.js'
+import { ENDED, FINISHED } from './steps.js'
 
 /**
- * The controls that fit a lifecycle: pause a running action that is not paused, unpause a paused one, stop one
- * that runs (paused or not). A pending action has not started and a finished one is over: nothing fits.
+ * The controls the orchestrator accepts for an action as last read (`{ action_lifecycle, dag_status }`), by its rule:
+ * pause a running run whose workflow is not paused, unpause a queued or running run of a paused workflow (the
+ * lifecycle Paused), stop a queued or running run, paused or not. A queued run whose steps have started is running
+ * already (its lifecycle says Processing): pause fits it too. An action without a run, or whose run ended, has none.
  */
-export function controlsFor (lifecycle) {
-  return { pause: lifecycle === 'Processing', unpause: lifecycle === 'Paused', stop: lifecycle === 'Processing' || lifecycle === 'Paused' }
+export function controlsFor (action) {
+  const status = String(action?.dag_status ?? 'none').toLowerCase()
+  const lifecycle = action?.action_lifecycle
+  const inProgress = status === 'queued' || status === 'running'
+  const paused = lifecycle === 'Paused' && inProgress
+  return {
+    pause: !paused && (status === 'running' || (status === 'queued' && lifecycle === 'Processing')),
+    unpause: paused,
+    stop: inProgress
+  }
 }
 
 // the engine's step states as an operator reads them; a state not listed shows as the engine says it
@@ -88,6 +98,39 @@ export function groupSpan (spans, count, paused) {
   const growing = own.some((span) => span.end === null) || (own.length < count && !paused)
   return { start: Math.min(...own.map((span) => span.start)), end: growing ? null : Math.max(...own.map((span) => span.end)) }
 }
+
+/**
+ * Who stopped an action that has ended, and when: the latest stop in its command audit (`{ user, datetime }`), or null
+ * when it ended otherwise. A stopped run is Failed with the engine's own word (`failed`); this says why.
+ */
+export function stoppedBy (audit, lifecycle) {
+  if (!FINISHED.has(lifecycle)) return null
+  return (audit ?? []).filter((e) => e.command === 'stop').at(-1) ?? null
+}
+
+/** What a stop did to the steps, in words: the steps under way failed, those not started were skipped. */
+export function stopEffect (steps) {
+  const states = (steps ?? []).map((s) => (s.state ?? 'none').toLowerCase())
+  const skipped = states.filter((s) => s === 'skipped').length
+  const failed = states.filter((s) => s === 'failed').length
+  const count = (n) => `${n} ${n === 1 ? 'step' : 'steps'}`
+  const parts = [
+    ...(failed > 0 ? [`${count(failed)} failed`] : []),
+    ...(skipped > 0 ? [`${count(skipped)} not run (skipped)`] : [])
+  ]
+  return parts.length === 0 ? 'Every step had ended.' : `Steps under way were failed and those not started skipped: ${parts.join(', ')}.`
+}
+
+/**
+ * Whether an action started but the engine has no run of it and nothing of the run was kept (the engine switched or its
+ * data replaced): the API then answers lifecycle Pending with no steps, and says why in `start_reason`.
+ */
+export function runMissing (action) {
+  return action?.start_status === 'started' && action?.dag_status == null && typeof action?.start_reason === 'string'
+}
+
+/** What an action's lifecycle badge says instead of the lifecycle itself, or undefined: a missing run is no Pending. */
+export const lifecycleWords = (action) => runMissing(action) ? 'No run in the engine' : undefined
 
 /** The time of the latest pause in a command audit, when the action is paused (ms), else null. */
 export function pausedAt (audit, lifecycle) {

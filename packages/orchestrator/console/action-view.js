@@ -6,7 +6,7 @@
 // once it no longer holds (./action-state.js).
 import { api, seg } from './api.js'
 import { badge, fill, h, poll, setBadge, setText, setTime, timeEl } from './dom.js'
-import { controlsFor, expiryOf, isStale, pausedAt, pauseNote, pauseWarning } from './action-state.js'
+import { controlsFor, expiryOf, isStale, lifecycleWords, pausedAt, pauseNote, pauseWarning, runMissing, stopEffect, stoppedBy } from './action-state.js'
 import { parameterLines } from './action-kinds.js'
 import { logPane } from './log-pane.js'
 import { ENDED, FINISHED, progress, progressText } from './steps.js'
@@ -108,7 +108,7 @@ export function actionView ({ root, params, signal, report, confirm }) {
     }
     setText(title, action.name)
     document.title = `${action.name} · Slipway console`
-    setBadge(fields.lifecycle, action.action_lifecycle)
+    setBadge(fields.lifecycle, action.action_lifecycle, lifecycleWords(action))
     setText(fields.dag, action.dag_status ?? '—')
     setText(fields.user, action.user ?? '')
     setTime(fields.when, action.datetime)
@@ -116,13 +116,13 @@ export function actionView ({ root, params, signal, report, confirm }) {
     const parameters = parameterLines(action.parameters)
     setText(fields.parameters, parameters.length === 0 ? 'none' : parameters.join('; '))
     const counts = progress(action.steps ?? [])
-    setText(fields.progress, progressText(counts, 'steps done'))
+    setText(fields.progress, runMissing(action) ? 'not known: the engine has no run of this action' : progressText(counts, 'steps done'))
     fields.progress.classList.toggle('failed', counts.failed > 0)
     const note = pauseNote(action.action_lifecycle, action.steps)
-    setText(stateNote, note ?? '')
-    stateNote.hidden = note === null
+    const stop = stoppedBy(action.command_audit, action.action_lifecycle)
+    showStateNote(note ?? action.start_reason ?? null, stop, action.steps ?? [])
     sweep(true)
-    const fits = controlsFor(action.action_lifecycle)
+    const fits = controlsFor(action)
     // a button being asked about stays as it is until the answer comes
     for (const button of buttons) if (button.dataset.busy !== 'true') button.disabled = !fits[button.dataset.verb]
     if (table === null) {
@@ -133,8 +133,10 @@ export function actionView ({ root, params, signal, report, confirm }) {
     renderAudit(action.command_audit ?? [])
     renderValidations(action.validations ?? [])
     renderNotes(action.notes ?? [])
-    grid.update(action.steps ?? [])
-    showCount(await table.update(action.steps ?? [], { paused: action.action_lifecycle === 'Paused', pauseAt: pausedAt(action.command_audit, action.action_lifecycle) }))
+    grid.update(action.steps ?? [], { stopped: stop !== null })
+    showCount(await table.update(action.steps ?? [], {
+      paused: action.action_lifecycle === 'Paused', pauseAt: pausedAt(action.command_audit, action.action_lifecycle), stopped: stop !== null
+    }))
     const current = log.current()
     if (current !== null) {
       const step = (action.steps ?? []).find((s) => s.id === current)
@@ -142,6 +144,25 @@ export function actionView ({ root, params, signal, report, confirm }) {
     }
     // the run's dates last: the steps shown are never held back by them
     await run.update(action)
+  }
+
+  /**
+   * What a paused run will do, or who stopped an ended one and when (a stopped run is Failed, with no step to blame),
+   * or why a start is pending or failed, or why a started action has no run in the engine (`start_reason`).
+   */
+  function showStateNote (note, stop, steps) {
+    stateNote.hidden = note === null && stop === null
+    if (note !== null || stop === null) {
+      setText(stateNote, note ?? '')
+      stateNote.dataset.kind = note === null ? '' : 'note'
+      delete stateNote.dataset.said
+      return
+    }
+    const said = `${stop.user}\u0000${stop.datetime}\u0000${stopEffect(steps)}`
+    if (stateNote.dataset.said === said) return
+    stateNote.dataset.said = said
+    stateNote.dataset.kind = 'stop'
+    fill(stateNote, `Stopped by ${stop.user} at `, timeEl(stop.datetime), `. ${stopEffect(steps)}`)
   }
 
   async function openLog (stepId) {

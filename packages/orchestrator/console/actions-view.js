@@ -3,6 +3,7 @@
 // 3 s while the tab is visible, so that an action created anywhere shows within that, with the last answer's ETag: an
 // unchanged list is a 304, and changes nothing on the page.
 import { api } from './api.js'
+import { lifecycleWords, runMissing } from './action-state.js'
 import { badge, breakable, fill, h, poll, setBadge, setText, setTime } from './dom.js'
 import { listHash, matchesSearch } from './list-filter.js'
 import { LIST_WINDOW, listPath, listReader, mayHaveOlder } from './list-poll.js'
@@ -98,7 +99,7 @@ export function actionsView ({ root, query, signal, report }) {
     const order = shown.map((action) => {
       const { tr, cells } = rowFor(action)
       const counts = progress(action.steps ?? [])
-      setBadge(cells.life, action.action_lifecycle)
+      setBadge(cells.life, action.action_lifecycle, lifecycleWords(action))
       // a Failed action's row is red (its badge says Failed: never color alone), as are its failed steps' count
       tr.classList.toggle('failed', action.action_lifecycle === 'Failed')
       cells.count.classList.toggle('failed', counts.failed > 0)
@@ -108,7 +109,8 @@ export function actionsView ({ root, query, signal, report }) {
       cells.meter.max = Math.max(counts.total, 1)
       cells.meter.value = counts.done
       cells.meter.setAttribute('aria-label', progressText(counts, 'steps done'))
-      setText(cells.count, progressText(counts))
+      setText(cells.count, runMissing(action) ? 'not known' : progressText(counts))
+      cells.count.title = runMissing(action) ? action.start_reason : ''
       return tr
     })
     // the rows keep their elements (and a reader's focus); only new ones are inserted

@@ -32,8 +32,8 @@ export function groupGrid ({ onOpen }) {
     }))
   }
 
-  /** Shows `steps` (the action's step summaries). */
-  function update (steps) {
+  /** Shows `steps` (the action's step summaries); `stopped`: the action was stopped (a line it cut short is skipped). */
+  function update (steps, { stopped = false } = {}) {
     const now = steps.map((s) => `${s.index}:${s.id}`).join(',')
     if (now !== shape) { shape = now; build(steps) }
     const byId = new Map(steps.map((s) => [s.id, s]))
@@ -48,9 +48,9 @@ export function groupGrid ({ onOpen }) {
     }
     for (const { ids, count, line } of lines) {
       const own = ids.map((id) => byId.get(id) ?? { state: null })
-      const { done, failed, total } = progress(own)
-      setText(count, failed > 0 ? `${done}/${total}, ${failed} failed` : `${done}/${total}`)
-      const state = groupState(own) ?? 'not started'
+      const { done, failed, skipped, total } = progress(own)
+      setText(count, [`${done}/${total}`, ...(failed > 0 ? [`${failed} failed`] : []), ...(skipped > 0 ? [`${skipped} skipped`] : [])].join(', '))
+      const state = groupState(own, { stopped }) ?? 'not started'
       if (line.dataset.state !== state) line.dataset.state = state
     }
   }

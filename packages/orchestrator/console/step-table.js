@@ -109,14 +109,14 @@ export function stepTable ({ actionId, dagId, onOpen, signal }) {
 
   /**
    * Shows `steps` (the action's step summaries), reading the details of steps whose state moved. `paused`: the
-   * action is paused, since `pauseAt` (ms) when known.
+   * action is paused, since `pauseAt` (ms) when known; `stopped`: it was stopped (a group a stop cut short is skipped).
    */
-  async function update (steps, { paused = false, pauseAt = null } = {}) {
+  async function update (steps, { paused = false, pauseAt = null, stopped = false } = {}) {
     const now = shapeOf(steps)
     if (now !== shape) { shape = now; build(steps) }
     await readDetails(steps)
     await readTries(steps)
-    render(steps, paused, pauseAt)
+    render(steps, paused, pauseAt, stopped)
     last = steps
     return filter(criteria)
   }
@@ -142,10 +142,11 @@ export function stepTable ({ actionId, dagId, onOpen, signal }) {
     return { shown, total: last.length }
   }
 
-  function render (steps, paused, pauseAt) {
+  function render (steps, paused, pauseAt, stopped) {
     const nowMs = Date.now()
     const spans = new Map(steps.map((s) => {
-      const d = details.get(s.id)
+      // a skipped step never ran: the engine dates it when it marked it skipped, which is no start
+      const d = s.state === 'skipped' ? undefined : details.get(s.id)
       const start = parseTime(d?.start_date)?.getTime() ?? null
       const end = parseTime(d?.end_date)?.getTime() ?? null
       // a step that has not ended runs until now; one that ended without dates takes no room
@@ -166,12 +167,13 @@ export function stepTable ({ actionId, dagId, onOpen, signal }) {
       if (row === undefined) return
       const d = details.get(step.id)
       setText(row.cells.try, d?.try_number ?? '')
-      show(row.cells, step.state, d?.start_date, typeof d?.duration === 'number' ? d.duration : undefined, spans.get(step.id), bars[i], nowMs)
+      const ran = step.state !== 'skipped'
+      show(row.cells, step.state, ran ? d?.start_date : null, ran && typeof d?.duration === 'number' ? d.duration : undefined, spans.get(step.id), bars[i], nowMs)
       showTries(row.cells, own, earlier[i])
     })
     const mark = pauseAt === null ? null : bars.at(-1)
     groups.forEach((group, i) => {
-      const own = groupState(group.steps.map((id) => steps.find((s) => s.id === id) ?? { state: null }))
+      const own = groupState(group.steps.map((id) => steps.find((s) => s.id === id) ?? { state: null }), { stopped })
       const span = groupSpans[i]
       // a paused action's unfinished group has stopped: it says so, and its track marks when the pause began
       const state = paused && own === 'running' && span.end !== null ? 'paused' : own

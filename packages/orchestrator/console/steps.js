@@ -32,12 +32,16 @@ export function groupSteps (steps) {
 }
 
 /**
- * A sub-workflow's state as the API derives it: null before any step started, running while one
- * runs or waits to retry, failed when one failed (none running), success when all succeeded or were skipped.
+ * A sub-workflow's state: null before any step started, running while one runs or waits to retry, failed when one
+ * failed (none running), skipped when every step was skipped (none ran: a branch not taken, or a stop before the
+ * group began), success when all succeeded or some were skipped. `stopped`: the action was stopped, so a group whose
+ * steps were partly skipped did not finish its work — it is skipped, not a success.
  */
-export function groupState (steps) {
+export function groupState (steps, { stopped = false } = {}) {
   const states = steps.map((s) => s.state)
   if (states.every((s) => s === null || s === undefined || s === 'none')) return null
+  if (states.every((s) => s === 'skipped')) return 'skipped'
+  if (stopped && states.every((s) => s === 'success' || s === 'skipped')) return states.includes('skipped') ? 'skipped' : 'success'
   if (states.every((s) => s === 'success' || s === 'skipped')) return 'success'
   if (states.some((s) => s === 'running' || s === 'up_for_retry' || s === 'queued' || s === 'scheduled' || s === 'restarting' || s === 'deferred')) return 'running'
   if (states.some((s) => s === 'failed' || s === 'upstream_failed')) return 'failed'
@@ -48,18 +52,20 @@ export function groupState (steps) {
 export const FAILED_STEPS = new Set(['failed', 'upstream_failed'])
 
 /**
- * Steps done, steps failed and steps in all: `{ done, failed, total }`. A step is done once it ended with its work
- * done or not needed (success, skipped); a failed or upstream_failed step is never done, it is counted as failed.
+ * Steps done, failed and skipped, and steps in all: `{ done, failed, skipped, total }`. A step is done once it ended
+ * with its work done; a failed or upstream_failed step is counted as failed, a skipped one (a branch not taken, or
+ * not started when the action was stopped) as skipped: neither is ever done.
  */
 export function progress (steps) {
   const failed = steps.filter((s) => FAILED_STEPS.has(s.state)).length
-  return { done: steps.filter((s) => ENDED.has(s.state) && !FAILED_STEPS.has(s.state)).length, failed, total: steps.length }
+  const skipped = steps.filter((s) => s.state === 'skipped').length
+  return { done: steps.filter((s) => ENDED.has(s.state) && !FAILED_STEPS.has(s.state) && s.state !== 'skipped').length, failed, skipped, total: steps.length }
 }
 
-/** A progress in words: `11 of 17`, or `11 of 17, 2 failed`; `unit` goes after the total (`steps done`). */
-export function progressText ({ done, failed, total }, unit = '') {
+/** A progress in words: `11 of 17`, `11 of 17, 2 failed`, `3 of 17, 1 failed, 13 skipped`; `unit` goes after the total. */
+export function progressText ({ done, failed, skipped = 0, total }, unit = '') {
   const counted = unit === '' ? `${done} of ${total}` : `${done} of ${total} ${unit}`
-  return failed > 0 ? `${counted}, ${failed} failed` : counted
+  return [counted, ...(failed > 0 ? [`${failed} failed`] : []), ...(skipped > 0 ? [`${skipped} skipped`] : [])].join(', ')
 }
 
 /**

@@ -1,16 +1,39 @@
 // The action view's reading of an action's state without a browser: the controls that fit it, step states in the
 // operator's words, stale messages, the spans of earlier tries and of a paused action's sub-workflows.
 import { describe, expect, it } from 'vitest'
-import { NOTE_MS, REFUSAL_MS, controlsFor, expiryOf, groupSpan, isStale, pausedAt, stateWords, trySpanOf } from '../../console/action-state.js'
+import { NOTE_MS, REFUSAL_MS, controlsFor, expiryOf, groupSpan, isStale, pausedAt, stateWords, stopEffect, stoppedBy, trySpanOf } from '../../console/action-state.js'
 import { timeline } from '../../console/steps.js'
 
 describe('the controls', () => {
-  it('pause only a running action not paused, unpause only a paused one, stop only one that runs', () => {
-    expect(controlsFor('Processing')).toEqual({ pause: true, unpause: false, stop: true })
-    expect(controlsFor('Paused')).toEqual({ pause: false, unpause: true, stop: true })
-    for (const lifecycle of ['Pending', 'Complete', 'Failed', 'Unknown (shutdown)', undefined]) {
-      expect(controlsFor(lifecycle), String(lifecycle)).toEqual({ pause: false, unpause: false, stop: false })
+  const of = (lifecycle, status) => controlsFor({ action_lifecycle: lifecycle, dag_status: status })
+  it('pause only a running action not paused, unpause only a paused one, stop one whose run is queued or running', () => {
+    expect(of('Processing', 'running')).toEqual({ pause: true, unpause: false, stop: true })
+    expect(of('Paused', 'running')).toEqual({ pause: false, unpause: true, stop: true })
+    expect(of('Paused', 'queued')).toEqual({ pause: false, unpause: true, stop: true })
+    // a queued run is stopped from its first second; it is paused once it runs
+    expect(of('Pending', 'queued')).toEqual({ pause: false, unpause: false, stop: true })
+    for (const [lifecycle, status] of [['Pending', null], ['Complete', 'success'], ['Failed', 'failed'], ['Failed', null], ['Unknown (shutdown)', 'shutdown'], [undefined, undefined]]) {
+      expect(of(lifecycle, status), String(lifecycle)).toEqual({ pause: false, unpause: false, stop: false })
     }
+  })
+
+  it('pause a run read as queued whose steps have started (Processing): the engine runs it already', () => {
+    expect(of('Processing', 'queued')).toEqual({ pause: true, unpause: false, stop: true })
+  })
+})
+
+describe('a stopped action', () => {
+  const audit = [{ command: 'invoke', user: 'a' }, { command: 'stop', user: 'op', datetime: '2026-01-02 03:04:05.000000+00:00' }]
+  it('says who stopped it and when once it has ended, from its command audit', () => {
+    expect(stoppedBy(audit, 'Failed')).toEqual(audit[1])
+    expect(stoppedBy(audit, 'Processing')).toBe(null)
+    expect(stoppedBy(audit.slice(0, 1), 'Failed')).toBe(null)
+  })
+
+  it('says what the stop did to its steps', () => {
+    const steps = ['success', 'failed', 'skipped', 'skipped'].map((state) => ({ state }))
+    expect(stopEffect(steps)).toBe('Steps under way were failed and those not started skipped: 1 step failed, 2 steps not run (skipped).')
+    expect(stopEffect([{ state: 'success' }])).toBe('Every step had ended.')
   })
 })
 

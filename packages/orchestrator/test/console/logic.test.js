@@ -26,14 +26,22 @@ describe('steps', () => {
     expect(groupState([{ state: 'success' }, { state: null }])).toBe('running')
   })
 
-  it('counts steps that ended with their work done or not needed as done, and failed ones as failed, never done', () => {
-    expect(progress([step(1, 'a', 'success'), step(2, 'b', 'upstream_failed'), step(3, 'c', 'running'), step(4, 'd')])).toEqual({ done: 1, failed: 1, total: 4 })
+  it('calls a group whose steps were all skipped skipped, and one a stop cut short skipped too, never a success', () => {
+    expect(groupState([{ state: 'skipped' }, { state: 'skipped' }])).toBe('skipped')
+    expect(groupState([{ state: 'success' }, { state: 'skipped' }], { stopped: true })).toBe('skipped')
+    expect(groupState([{ state: 'success' }, { state: 'success' }], { stopped: true })).toBe('success')
+    expect(groupState([{ state: 'failed' }, { state: 'skipped' }], { stopped: true })).toBe('failed')
+  })
+
+  it('counts steps that ended with their work done as done, failed and skipped ones apart, never done', () => {
+    expect(progress([step(1, 'a', 'success'), step(2, 'b', 'upstream_failed'), step(3, 'c', 'running'), step(4, 'd')])).toEqual({ done: 1, failed: 1, skipped: 0, total: 4 })
     // update_software's armada build failing for good: 13 steps, the engine's run a success
     const states = ['success', 'success', 'success', 'success', 'success', 'success', 'failed', 'upstream_failed',
       'upstream_failed', 'upstream_failed', 'upstream_failed', 'success', 'success']
     const counts = progress(states.map((s, i) => step(i + 1, `s${i}`, s)))
-    expect(counts).toEqual({ done: 8, failed: 5, total: 13 })
-    expect(progress([step(1, 'a', 'success'), step(2, 'b', 'skipped'), step(3, 'c', 'removed')])).toEqual({ done: 3, failed: 0, total: 3 })
+    expect(counts).toEqual({ done: 8, failed: 5, skipped: 0, total: 13 })
+    // a skipped step did no work: counted apart, never done (a stopped run's steps not started are skipped)
+    expect(progress([step(1, 'a', 'success'), step(2, 'b', 'skipped'), step(3, 'c', 'removed')])).toEqual({ done: 2, failed: 0, skipped: 1, total: 3 })
   })
 
   it('words a progress, naming failed steps only when there are some', () => {
@@ -41,6 +49,7 @@ describe('steps', () => {
     expect(progressText({ done: 8, failed: 5, total: 13 }, 'steps done')).toBe('8 of 13 steps done, 5 failed')
     expect(progressText({ done: 17, failed: 0, total: 17 }, 'steps done')).toBe('17 of 17 steps done')
     expect(progressText({ done: 0, failed: 0, total: 0 })).toBe('0 of 0')
+    expect(progressText({ done: 1, failed: 1, skipped: 2, total: 4 }, 'steps done')).toBe('1 of 4 steps done, 1 failed, 2 skipped')
   })
 
   it('places each started step on a timeline from the first start to the last end, running ones up to now', () => {

@@ -8,6 +8,7 @@ import type { EngineReads } from '../engine-reads.ts'
 import { orderedSteps, type StepState } from '../steps.ts'
 import { executionDate, zonedTimestamp } from '../format.ts'
 import type { NoteView } from '../notes.ts'
+import { decodeSummary } from '../run-summaries.ts'
 import { actionState } from './lifecycle.ts'
 
 /** The saved action, or 404. */
@@ -40,6 +41,19 @@ export async function runOf (
     stepsOf(reads, action, ctx)
   ])
   return run === undefined ? { run, paused: false, steps: [] } : { run, paused, steps }
+}
+
+/**
+ * What the orchestrator kept of an action's run when it ended (the engine watch's stored summary: the run's few fields
+ * and each step's state), for a run the engine no longer has; undefined when nothing was kept.
+ */
+export async function lastKnownRun (
+  repos: Repositories,
+  action: ActionRecord
+): Promise<{ run: EngineRun, steps: StepState[] } | undefined> {
+  if (action.validation_failed || repos.runSummaries === undefined) return undefined
+  const [record] = await repos.runSummaries.get([{ dag_id: action.dag_id, run_id: action.id }])
+  return record === undefined ? undefined : decodeSummary(record)
 }
 
 function stepSummary (actionId: string, step: { id: string, state: string | null }, index: number, notes: NoteView[] = []) {

@@ -8,6 +8,7 @@ import type { EngineReads } from '../engine-reads.ts'
 import type { StepState } from '../steps.ts'
 import type { NoteView, Notes } from '../notes.ts'
 import { sameInputs } from '../kept-answers.ts'
+import { decodeSummary } from '../run-summaries.ts'
 import { actionEntity, type ActionEntity } from './entity.ts'
 
 /** How many of the newest actions of the last list read keep their entries (see `ListMemory`). */
@@ -83,7 +84,24 @@ async function pageOf (
     stepsOfMany(deps.reads, started, ctx),
     actions.length === 0 ? new Map<string, NoteView[]>() : deps.notes.forActions(actions.map((a) => a.id), verbosity)
   ])
-  return { actions, byRunId: new Map(runs.map((r) => [r.dag_run_id, r])), flags: new Map(flags), steps, notes }
+  const byRunId = new Map(runs.map((r) => [r.dag_run_id, r]))
+  await keptSummaries(deps.repos, started.filter((a) => a.start_state === 'started' && !byRunId.has(a.id)), byRunId, steps)
+  return { actions, byRunId, flags: new Map(flags), steps, notes }
+}
+
+/**
+ * The runs of started actions that the engine reads did not find (gone from the engine, or reads that bypass the
+ * watch's summaries), from the summaries the orchestrator kept when they ended: one database read a page.
+ */
+async function keptSummaries (
+  repos: Repositories, missing: ActionRecord[], byRunId: Map<string, EngineRun>, steps: Map<string, StepState[]>
+): Promise<void> {
+  if (missing.length === 0 || repos.runSummaries === undefined) return
+  for (const record of await repos.runSummaries.get(missing.map((a) => ({ dag_id: a.dag_id, run_id: a.id })))) {
+    const kept = decodeSummary(record)
+    byRunId.set(record.run_id, kept.run)
+    if ((steps.get(record.run_id) ?? []).length === 0) steps.set(record.run_id, kept.steps)
+  }
 }
 
 type Page = Awaited<ReturnType<typeof pageOf>>

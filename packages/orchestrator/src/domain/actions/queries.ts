@@ -3,13 +3,14 @@
 // engine. The list of actions is list.ts.
 import { NotFoundError, type RequestContext } from '@slipway/common'
 import type { ActionDetailRecord, Repositories } from '../../db/repositories.ts'
-import type { EngineClient, EngineRun, EngineTask } from '../../clients/engine.ts'
+import type { EngineClient, EngineRun } from '../../clients/engine.ts'
 import type { EngineReads } from '../engine-reads.ts'
-import { orderedSteps, resolveStep } from '../steps.ts'
+import { orderedSteps, resolveStep, type StepState } from '../steps.ts'
 import { plainTimestamp, spacedDate, zonedTimestamp } from '../format.ts'
 import { noteView, type NoteView, type Notes } from '../notes.ts'
 import { keptAnswers } from '../kept-answers.ts'
-import { actionEntity, requireAction, runOf } from './entity.ts'
+import { actionEntity, lastKnownRun, requireAction, runOf } from './entity.ts'
+import { runFromSummaryReason } from './lifecycle.ts'
 
 interface QueryDeps {
   repos: Repositories
@@ -46,7 +47,9 @@ async function readOneByOne (
   }
 }
 
-function detailAnswer (detail: ActionDetailRecord, run: EngineRun | undefined, paused: boolean, steps: EngineTask[]) {
+function detailAnswer (
+  detail: ActionDetailRecord, run: EngineRun | undefined, paused: boolean, steps: StepState[], fromSummary: boolean
+) {
   const { action } = detail
   const stepNotes = new Map<string, NoteView[]>()
   const prefix = `step/${action.id}/`
@@ -54,8 +57,10 @@ function detailAnswer (detail: ActionDetailRecord, run: EngineRun | undefined, p
     const step = note.assoc_id.slice(prefix.length)
     stepNotes.set(step, [...(stepNotes.get(step) ?? []), noteView(note)])
   }
+  const entity = actionEntity(action, run, paused, steps, stepNotes)
   return {
-    ...actionEntity(action, run, paused, steps, stepNotes),
+    ...entity,
+    ...(fromSummary ? { start_reason: runFromSummaryReason(action) } : {}),
     validations: detail.validations,
     command_audit: detail.audit.map((a) => ({ ...a, datetime: zonedTimestamp(a.datetime) })),
     notes: detail.actionNotes.map(noteView)
@@ -137,8 +142,17 @@ export function createActionQueries (deps: QueryDeps) {
   /** One action's answer: the same object while its record and its run, flag and steps are (callers must not change it). */
   async function get (id: string, verbosity: number, ctx: RequestContext) {
     const detail = await detailOf(deps.repos, id, verbosity)
-    const { run, paused, steps } = await runOf(deps.reads, detail.action, ctx)
-    return answers(`${id}\u0000${verbosity}`, [detail, run, paused, ...steps], () => detailAnswer(detail, run, paused, steps))
+    const read = await runOf(deps.reads, detail.action, ctx)
+    const { paused } = read
+    let { run, steps }: { run: EngineRun | undefined, steps: StepState[] } = read
+    // a run the engine has no steps of (gone from the engine, or none made yet): its summary if one was kept when it ended
+    const kept = steps.length === 0 && detail.action.start_state === 'started'
+      ? await lastKnownRun(deps.repos, detail.action)
+      : undefined
+    if (kept !== undefined) ({ run, steps } = { run: run ?? kept.run, steps: kept.steps })
+    const fromSummary = kept !== undefined
+    return answers(`${id}\u0000${verbosity}`, [detail, run, paused, fromSummary, ...steps],
+      () => detailAnswer(detail, run, paused, steps, fromSummary))
   }
 
   return {

@@ -27,6 +27,16 @@ describe('actionLifecycle', () => {
     expect(actionLifecycle('failed', false, [])).toBe('Failed')
   })
 
+  it('is Processing for a run read as queued once any of its steps has started: the run\'s state was read before it moved', () => {
+    expect(actionLifecycle('queued', false, ['success', 'running', null])).toBe('Processing')
+    expect(actionLifecycle('queued', false, ['up_for_retry', null])).toBe('Processing')
+    expect(actionLifecycle('QUEUED', false, ['RUNNING'])).toBe('Processing')
+    expect(actionLifecycle('queued', true, ['running'])).toBe('Paused')
+    // steps waiting for a worker have not started; nor has a run the engine does not have
+    expect(actionLifecycle('queued', false, ['scheduled', 'queued', null, 'none'])).toBe('Pending')
+    expect(actionLifecycle(undefined, false, ['running'])).toBe('Pending')
+  })
+
   it('leaves the run-only rule as it was', () => {
     expect(['none', 'queued', 'running', 'success', 'failed', 'odd'].map((s) => lifecycleOf(s, false)))
       .toEqual(['Pending', 'Pending', 'Processing', 'Complete', 'Failed', 'Unknown (odd)'])
