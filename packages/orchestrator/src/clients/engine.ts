@@ -187,23 +187,23 @@ function taskCalls (call: EngineCall) {
 
 /**
  * Runs and task instances of every DAG changed at or after `since` (the engine's `updated_at`), paged: the GET
- * lists with `~` take `updated_at_gte`, the batch bodies do not.
+ * lists with `~` take `updated_at_gte`, the batch bodies do not. The runs first, then the task instances, never at
+ * once: the engine ends a run's task instances before the run, so a run read as ended has every step ended in the
+ * later read — read together, a run could be read success beside its last step still running.
  */
 function changedSince (call: EngineCall) {
   return async (since: string, ctx?: CallContext): Promise<{ runs: EngineRun[], tasks: EngineTask[] }> => {
     const query = `updated_at_gte=${enc(since)}&limit=${PAGE_LIMIT}&order_by=id`
-    const [runs, tasks] = await Promise.all([
-      allPages(async (offset) => {
-        const path = `/api/v2/dags/~/dagRuns?${query}&offset=${offset}`
-        const page = (await call<{ dag_runs: EngineRun[], total_entries: number }>('GET', path, undefined, ctx)).value
-        return { items: page.dag_runs, total: page.total_entries }
-      }),
-      allPages(async (offset) => {
-        const path = `/api/v2/dags/~/dagRuns/~/taskInstances?${query}&offset=${offset}`
-        const page = (await call<TaskPage>('GET', path, undefined, ctx)).value
-        return { items: page.task_instances, total: page.total_entries }
-      })
-    ])
+    const runs = await allPages(async (offset) => {
+      const path = `/api/v2/dags/~/dagRuns?${query}&offset=${offset}`
+      const page = (await call<{ dag_runs: EngineRun[], total_entries: number }>('GET', path, undefined, ctx)).value
+      return { items: page.dag_runs, total: page.total_entries }
+    })
+    const tasks = await allPages(async (offset) => {
+      const path = `/api/v2/dags/~/dagRuns/~/taskInstances?${query}&offset=${offset}`
+      const page = (await call<TaskPage>('GET', path, undefined, ctx)).value
+      return { items: page.task_instances, total: page.total_entries }
+    })
     return { runs, tasks }
   }
 }

@@ -100,6 +100,19 @@ async function scriptedAirflow () {
     // a server that caps page_limit at 100 without saying so
     return { dag_runs: all.slice(body.page_offset, body.page_offset + Math.min(body.page_limit, 100)), total_entries: all.length }
   })
+  // what changed: the order in which the two lists were asked for and answered
+  const order: string[] = []
+  app.get('/api/v2/dags/~/dagRuns', async () => {
+    order.push('runs asked')
+    // answered slowly on purpose: a task list asked for meanwhile would be older than this answer
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    order.push('runs answered')
+    return { dag_runs: [{ dag_run_id: 'r1', dag_id: 'deploy_site', state: 'success' }], total_entries: 1 }
+  })
+  app.get('/api/v2/dags/~/dagRuns/~/taskInstances', async () => {
+    order.push('tasks asked')
+    return { task_instances: [], total_entries: 0 }
+  })
   app.get('/api/v2/dags/:dag_id', async (incoming, reply) => {
     const dagId = (incoming.params as { dag_id: string }).dag_id
     if (dagId === 'gone') return await reply.code(404).send({ detail: 'The Dag with ID: `gone` was not found' })
@@ -107,7 +120,7 @@ async function scriptedAirflow () {
     if (dagId === 'broken') return await reply.code(500).send('Internal Server Error')
     return { dag_id: dagId, is_paused: false }
   })
-  return { url: await listen(app), state }
+  return { url: await listen(app), state, order }
 }
 
 describe('the engine client against stub-engine', () => {
@@ -186,6 +199,15 @@ describe('the engine client against a scripted Airflow', () => {
     expect(runs).toHaveLength(250)
     expect(new Set(runs.map((r) => r.dag_run_id)).size).toBe(250)
     expect(airflow.state.listCalls).toBe(3)
+  })
+
+  it('reads what changed as runs first, then task instances: a run read as ended never has a step older than it', async () => {
+    const airflow = await scriptedAirflow()
+    const client = createEngineClient({ baseUrl: airflow.url, username: 'admin', password: 'admin', timeoutMs: 10_000 })
+    const changed = await client.changedSince(new Date(0).toISOString())
+    expect(changed.runs.map((r) => r.dag_run_id)).toEqual(['r1'])
+    // the engine ends a run's task instances before the run: a task list read after the run list is at least as new
+    expect(airflow.order).toEqual(['runs asked', 'runs answered', 'tasks asked'])
   })
 
   it('maps Airflow\'s 404 to NotFoundError and 422/5xx to a 502 naming the engine, with the detail (409: see the stub-engine test)', async () => {
