@@ -89,4 +89,23 @@ describe('GET /actions\' kept entries', () => {
     w.runs.set('A2', runOf('A2', 'running'))
     expect((await w.list())[1]).toMatchObject({ action_lifecycle: 'Paused' })
   })
+
+  it('keeps the entries of the newest 1,000 actions of a read that spans pages, and makes older ones again', async () => {
+    const w = world()
+    w.records.clear()
+    w.runs.clear()
+    w.steps.clear()
+    const ids = Array.from({ length: 2345 }, (_, i) => `A${String(i).padStart(5, '0')}`)
+    for (const id of ids) {
+      w.records.set(id, record(id))
+      w.runs.set(id, runOf(id, 'success'))
+      w.steps.set(id, [stepOf(id, 'action_xcom', 'success')])
+    }
+    const first = await w.list()
+    const second = await w.list()
+    expect(second).toEqual(first)
+    const reused = second.map((entry, i) => entry.steps === first[i]?.steps)
+    expect(reused.slice(-1000).every((same) => same)).toBe(true)
+    expect(reused.slice(0, -1000).some((same) => same)).toBe(false)
+  })
 })
