@@ -5,7 +5,7 @@ import { BadRequestError, ConflictError, NotFoundError, type RequestContext } fr
 import type { EngineClient, EngineRun } from '../clients/engine.ts'
 import type { Repositories } from '../db/repositories.ts'
 import { workflowDetail, workflowOf, type WorkflowView } from './steps.ts'
-import { directReads, type EngineReads } from './engine-watch.ts'
+import { directReads, type EngineReads } from './engine/engine-watch.ts'
 import { ACTIONS } from './catalog.ts'
 import { ownershipOf } from './orphan-runs.ts'
 

@@ -2,7 +2,7 @@
 // later write, found by key and by DAG, kept across a restart.
 import { describe, expect, it } from 'vitest'
 import { DATABASES } from '../helpers/databases.ts'
-import { decodeSummary, encodeSummary } from '../../src/domain/run-summaries.ts'
+import { decodeSummary, encodeSummary } from '../../src/domain/engine/run-summaries.ts'
 import type { EngineRun } from '../../src/clients/engine.ts'
 import type { StepState } from '../../src/domain/steps.ts'
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RequestContext } from '@slipway/common'
 import type { EngineClient, EngineRun } from '../../src/clients/engine.ts'
-import type { EngineReads } from '../../src/domain/engine-watch.ts'
+import type { EngineReads } from '../../src/domain/engine/engine-watch.ts'
 import type { Repositories } from '../../src/db/repositories.ts'
 import { createWorkflows } from '../../src/domain/workflows.ts'
 

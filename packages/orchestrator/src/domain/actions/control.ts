@@ -6,7 +6,7 @@
 import { ConflictError, NotFoundError, newUlid, type RequestContext } from '@slipway/common'
 import type { ActionRecord, Repositories } from '../../db/repositories.ts'
 import type { EngineClient, EngineRun } from '../../clients/engine.ts'
-import type { EngineReads } from '../engine-reads.ts'
+import type { EngineReads } from '../engine/engine-reads.ts'
 import { requireAction } from './entity.ts'
 import { runInProgress } from './lifecycle.ts'
 

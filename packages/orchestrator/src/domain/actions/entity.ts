@@ -4,11 +4,11 @@ import { NotFoundError } from '@slipway/common'
 import type { CallContext } from '@slipway/common'
 import type { ActionRecord, Repositories } from '../../db/repositories.ts'
 import type { EngineRun, EngineTask } from '../../clients/engine.ts'
-import type { EngineReads } from '../engine-reads.ts'
+import type { EngineReads } from '../engine/engine-reads.ts'
 import { orderedSteps, type StepState } from '../steps.ts'
 import { executionDate, zonedTimestamp } from '../format.ts'
 import type { NoteView } from '../notes.ts'
-import { decodeSummary } from '../run-summaries.ts'
+import { decodeSummary } from '../engine/run-summaries.ts'
 import { actionState } from './lifecycle.ts'
 
 /** The saved action, or 404. */

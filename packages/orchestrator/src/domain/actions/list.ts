@@ -4,11 +4,11 @@
 import type { RequestContext } from '@slipway/common'
 import type { ActionRecord, ListWindow, Repositories } from '../../db/repositories.ts'
 import type { EngineRun } from '../../clients/engine.ts'
-import type { EngineReads } from '../engine-reads.ts'
+import type { EngineReads } from '../engine/engine-reads.ts'
 import type { StepState } from '../steps.ts'
 import type { NoteView, Notes } from '../notes.ts'
 import { sameInputs } from '../kept-answers.ts'
-import { decodeSummary } from '../run-summaries.ts'
+import { decodeSummary } from '../engine/run-summaries.ts'
 import { actionEntity, type ActionEntity } from './entity.ts'
 
 /** How many of the newest actions of the last list read keep their entries (see `ListMemory`). */

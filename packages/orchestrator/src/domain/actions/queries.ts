@@ -4,7 +4,7 @@
 import { NotFoundError, type RequestContext } from '@slipway/common'
 import type { ActionDetailRecord, Repositories } from '../../db/repositories.ts'
 import type { EngineClient, EngineRun } from '../../clients/engine.ts'
-import type { EngineReads } from '../engine-reads.ts'
+import type { EngineReads } from '../engine/engine-reads.ts'
 import { orderedSteps, resolveStep, type StepState } from '../steps.ts'
 import { plainTimestamp, spacedDate, zonedTimestamp } from '../format.ts'
 import { noteView, type NoteView, type Notes } from '../notes.ts'

@@ -5,7 +5,7 @@
 // and the count is a metric. They are never adopted or stopped here.
 import type { CallContext } from '@slipway/common'
 import type { Repositories } from '../../db/repositories.ts'
-import type { EngineReads } from '../engine-reads.ts'
+import type { EngineReads } from '../engine/engine-reads.ts'
 import { ownershipOf, type OrphanRun } from '../orphan-runs.ts'
 import type { ActionStarter } from './start.ts'
 

@@ -9,7 +9,7 @@ import { ConflictError, DownstreamError, NotFoundError, ServiceUnavailableError,
 import type { ActionRecord, Repositories } from '../../db/repositories.ts'
 import { triggerRefused, type EngineClient, type EngineRun } from '../../clients/engine.ts'
 import type { ActionKind } from '../catalog.ts'
-import type { EngineReads } from '../engine-reads.ts'
+import type { EngineReads } from '../engine/engine-reads.ts'
 import { LeaseLostError, type HeldLease } from '../database-lease.ts'
 import { plainTimestamp } from '../format.ts'
 import { runInProgress } from './lifecycle.ts'

@@ -7,7 +7,7 @@ import type { ActionRecord, Repositories } from '../../../src/db/repositories.ts
 import { actionRecord } from '../../helpers/action-record.ts'
 import type { EngineRun } from '../../../src/clients/engine.ts'
 import { createActionList } from '../../../src/domain/actions/list.ts'
-import type { EngineReads } from '../../../src/domain/engine-reads.ts'
+import type { EngineReads } from '../../../src/domain/engine/engine-reads.ts'
 import type { StepState } from '../../../src/domain/steps.ts'
 import type { NoteView, Notes } from '../../../src/domain/notes.ts'
 

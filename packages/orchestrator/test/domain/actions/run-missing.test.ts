@@ -3,7 +3,7 @@
 // why there is no run — never a silent "Pending, 0 of 0 steps". Over the fakes, the run taken out of the fake engine.
 import { describe, expect, it } from 'vitest'
 import type { EngineRun } from '../../../src/clients/engine.ts'
-import { encodeSummary } from '../../../src/domain/run-summaries.ts'
+import { encodeSummary } from '../../../src/domain/engine/run-summaries.ts'
 import { STEP_ORDER } from '../../../src/domain/catalog.ts'
 import { actionUseCases, freshCtx, type ActionUseCases } from '../../helpers/action-use-cases.ts'
 

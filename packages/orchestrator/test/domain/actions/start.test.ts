@@ -4,7 +4,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { DownstreamError } from '@slipway/common'
 import { openSqlite } from '../../../src/db/sqlite.ts'
-import { directReads } from '../../../src/domain/engine-reads.ts'
+import { directReads } from '../../../src/domain/engine/engine-reads.ts'
 import { ACTIONS } from '../../../src/domain/catalog.ts'
 import { createActionStarter } from '../../../src/domain/actions/start.ts'
 import { actionRecord } from '../../helpers/action-record.ts'

@@ -2,8 +2,8 @@
 // instances carry no `updated_at` (a real Airflow filters on it and never returns it): the watermark is the time the
 // last poll began, reached back by the overlap.
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
-import type { EngineClient, EngineRun, EngineTask } from '../../src/clients/engine.ts'
-import { createEngineWatch, directReads, type WatchOptions } from '../../src/domain/engine-watch.ts'
+import type { EngineClient, EngineRun, EngineTask } from '../../../src/clients/engine.ts'
+import { createEngineWatch, directReads, type WatchOptions } from '../../../src/domain/engine/engine-watch.ts'
 
 const run = (id: string, state: string): EngineRun => ({ dag_id: 'deploy_site', dag_run_id: id, state, logical_date: null } as unknown as EngineRun)
 

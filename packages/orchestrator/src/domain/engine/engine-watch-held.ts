@@ -2,10 +2,10 @@
 // the DAGs' pause flags, and how often what a list shows of them changed; and how each answer of the engine is taken
 // into it.
 import { FINISHED_RUN_STATES } from '@slipway/airflow-contract'
-import type { EngineRun, EngineTask } from '../clients/engine.ts'
-import type { StepState } from './steps.ts'
+import type { EngineRun, EngineTask } from '../../clients/engine.ts'
+import type { StepState } from '../steps.ts'
 import { createRunSummaries, encodeSummary, sameSlimRun, slimRun } from './run-summaries.ts'
-import type { RunSummaryStore } from '../db/run-summaries.ts'
+import type { RunSummaryStore } from '../../db/run-summaries.ts'
 
 export interface HeldRuns {
   /** The DAGs the engine listed at the last poll: their runs are the ones kept. */

@@ -2,10 +2,10 @@
 // are written, its reads answer from the store as they did from memory, a restart does not hold them again, and
 // its resync asks the engine only for the runs not ended and those changed.
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
-import type { EngineClient, EngineRun, EngineTask } from '../../src/clients/engine.ts'
-import { createEngineWatch, type WatchOptions } from '../../src/domain/engine-watch.ts'
-import { openSqlite } from '../../src/db/sqlite.ts'
-import type { RunSummaryStore } from '../../src/db/run-summaries.ts'
+import type { EngineClient, EngineRun, EngineTask } from '../../../src/clients/engine.ts'
+import { createEngineWatch, type WatchOptions } from '../../../src/domain/engine/engine-watch.ts'
+import { openSqlite } from '../../../src/db/sqlite.ts'
+import type { RunSummaryStore } from '../../../src/db/run-summaries.ts'
 
 const DAG = 'deploy_site'
 

@@ -2,9 +2,9 @@
 // `resyncMs` the run list again; each answer taken into what the watch holds (engine-watch-held.ts).
 import type { CallContext } from '@slipway/common'
 import { FINISHED_RUN_STATES } from '@slipway/airflow-contract'
-import type { EngineClient, EngineRun } from '../clients/engine.ts'
+import type { EngineClient, EngineRun } from '../../clients/engine.ts'
 import { decodeRun, sameSlimRun } from './run-summaries.ts'
-import type { RunSummaryStore } from '../db/run-summaries.ts'
+import type { RunSummaryStore } from '../../db/run-summaries.ts'
 import { compact, key, noteRuns, noteTasks, setRun, takeWhole, type HeldRuns } from './engine-watch-held.ts'
 
 export interface PollOptions {

@@ -3,9 +3,9 @@
 // and its run cut down to the fields the orchestrator reads. A site's whole history costs a few hundred bytes a run
 // this way, where each run's task instances as objects cost kilobytes; a step's other fields (hostname, tries, dates)
 // are read from the engine when one run is asked for.
-import type { EngineRun } from '../clients/engine.ts'
-import type { StepState } from './steps.ts'
-import type { RunSummaryRecord } from '../db/run-summaries.ts'
+import type { EngineRun } from '../../clients/engine.ts'
+import type { StepState } from '../steps.ts'
+import type { RunSummaryRecord } from '../../db/run-summaries.ts'
 
 type Shape = ReadonlyArray<{ task_id: string, map_index: number | undefined }>
 

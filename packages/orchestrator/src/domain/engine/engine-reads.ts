@@ -1,7 +1,7 @@
 // The engine reads that actions and workflows make, and those reads straight from the engine (no watch).
 import type { CallContext } from '@slipway/common'
-import type { EngineClient, EngineRun, EngineTask } from '../clients/engine.ts'
-import type { StepState } from './steps.ts'
+import type { EngineClient, EngineRun, EngineTask } from '../../clients/engine.ts'
+import type { StepState } from '../steps.ts'
 
 /** The engine reads that actions and workflows make; the watch serves them, or passes them to the engine. */
 export interface EngineReads {

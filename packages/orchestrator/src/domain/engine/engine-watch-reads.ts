@@ -1,8 +1,8 @@
 // The engine reads served by the engine watch (engine-watch.ts) from what it holds while it is fresh, from the
 // engine (directReads) when it is not; and this process's writes to the engine noted in it.
-import type { EngineClient, EngineTask } from '../clients/engine.ts'
+import type { EngineClient, EngineTask } from '../../clients/engine.ts'
 import { decodeRun, decodeSummary } from './run-summaries.ts'
-import type { RunSummaryRecord, RunSummaryStore } from '../db/run-summaries.ts'
+import type { RunSummaryRecord, RunSummaryStore } from '../../db/run-summaries.ts'
 import { directReads, type EngineReads } from './engine-reads.ts'
 import { key, noteRuns, stepsOf, type HeldRuns } from './engine-watch-held.ts'
 
