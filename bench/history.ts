@@ -13,10 +13,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { startStack } from '@slipway/stack'
 import { cpuSeconds, fixed, median, rssMiB } from './proc.ts'
-import { growHistory, newHistory } from './grow-history.ts'
+import { growHistory, newHistory, startHistoryStack } from './grow-history.ts'
 
 function setting (name: string, fallback: string): string {
   const text = process.env[name]
@@ -37,22 +35,13 @@ if (!(CONSOLE_S > 0) || !['plain', 'conditional'].includes(CONSOLE) || !(FULL_RE
 }
 const CONSOLE_LIMIT = 500
 const POLL_MS = 3000
-// how long the orchestrator's engine watch keeps an ended run whole (domain/engine-watch.ts), and a margin
+// how long the orchestrator's engine watch keeps an ended run whole (domain/engine/engine-watch.ts), and a margin
 const SETTLE_MS = 120_000 + 10_000
 
 const sleep = async (ms: number): Promise<void> => { await new Promise((resolve) => setTimeout(resolve, ms)) }
 const dataDir = mkdtempSync(join(tmpdir(), 'slipway-history-'))
 const memoryFile = join(dataDir, 'orchestrator-memory.json')
-const hook = pathToFileURL(join(import.meta.dirname, 'memory-hook.ts')).href
-const stack = await startStack({
-  dataDir,
-  ports: { orchestrator: 0, bootstrap: 0, store: 0, engine: 0, site: 0 },
-  output: () => {},
-  env: {
-    engine: { ENGINE_TASK_MS: '1', ENGINE_MAX_ACTIVE_RUNS: '64' },
-    orchestrator: { NODE_OPTIONS: `--expose-gc --import=${hook}`, MEMORY_HOOK_FILE: memoryFile }
-  }
-})
+const stack = await startHistoryStack(dataDir, '--expose-gc ', { MEMORY_HOOK_FILE: memoryFile })
 const orchestrator = stack.pid('orchestrator')
 const engine = stack.pid('engine')
 const api = `${stack.urls.orchestrator}/api/v1.0`

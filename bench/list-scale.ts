@@ -12,10 +12,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { startStack } from '@slipway/stack'
 import { fixed, median } from './proc.ts'
-import { growHistory, newHistory } from './grow-history.ts'
+import { growHistory, newHistory, startHistoryStack } from './grow-history.ts'
 
 function setting (name: string, fallback: string): string {
   const text = process.env[name]
@@ -29,7 +27,7 @@ if (LEVELS.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(READS
   console.error('list-scale: LEVELS must be whole numbers above 0, separated by commas, and READS a whole number above 0')
   process.exit(2)
 }
-// how long the orchestrator's engine watch keeps an ended run whole (domain/engine-watch-poll.ts), and a margin
+// how long the orchestrator's engine watch keeps an ended run whole (domain/engine/engine-watch-poll.ts), and a margin
 const SETTLE_MS = 120_000 + 10_000
 
 const sleep = async (ms: number): Promise<void> => { await new Promise((resolve) => setTimeout(resolve, ms)) }
@@ -37,19 +35,9 @@ const kept = process.env.DATA_DIR !== undefined && process.env.DATA_DIR !== ''
 const dataDir = kept ? resolve(process.env.DATA_DIR ?? '') : mkdtempSync(join(tmpdir(), 'slipway-list-scale-'))
 mkdirSync(dataDir, { recursive: true })
 const gcFile = join(dataDir, 'orchestrator-gc.jsonl')
-const hook = pathToFileURL(join(import.meta.dirname, 'memory-hook.ts')).href
-const stack = await startStack({
-  dataDir,
-  ports: { orchestrator: 0, bootstrap: 0, store: 0, engine: 0, site: 0 },
-  output: () => {},
-  env: {
-    engine: { ENGINE_TASK_MS: '1', ENGINE_MAX_ACTIVE_RUNS: '64' },
-    orchestrator: {
-      NODE_OPTIONS: `--import=${hook}`,
-      MEMORY_HOOK_GC_FILE: gcFile,
-      ...(PROFILE === undefined ? {} : { MEMORY_HOOK_PROFILE: PROFILE })
-    }
-  }
+const stack = await startHistoryStack(dataDir, '', {
+  MEMORY_HOOK_GC_FILE: gcFile,
+  ...(PROFILE === undefined ? {} : { MEMORY_HOOK_PROFILE: PROFILE })
 })
 const orchestrator = stack.pid('orchestrator')
 const api = `${stack.urls.orchestrator}/api/v1.0`
