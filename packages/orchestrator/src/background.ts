@@ -19,12 +19,9 @@ export function startStagingRecovery (
   intervalMs: number,
   log: (message: string, details?: Record<string, unknown>) => void
 ): { close: () => void } {
-  let running = false
   let waiting = false
-  const tick = (): void => {
-    if (running) return
-    running = true
-    deps.configdocs.recoverStaging({ contextMarker: 'staging-recovery', user: 'slipway' })
+  return everyInterval(intervalMs, async () => {
+    await deps.configdocs.recoverStaging({ contextMarker: 'staging-recovery', user: 'slipway' })
       .then((result) => {
         if (result === 'busy' && !waiting) {
           log('a staging journal row waits for the configdocs lock: its staging is still under way, or the process that made it died and its lease has not run out yet')
@@ -35,12 +32,7 @@ export function startStagingRecovery (
         waiting = result === 'busy'
       })
       .catch((error: unknown) => { log('a staging cut short could not be undone yet', { err: error }) })
-      .finally(() => { running = false })
-  }
-  const timer = setInterval(tick, intervalMs)
-  timer.unref()
-  tick()
-  return { close: () => clearInterval(timer) }
+  })
 }
 
 /** Settles site-action tags every `intervalMs` (driven from the database, it catches up after a restart). */
@@ -49,18 +41,9 @@ export function startTagPoller (
   intervalMs: number,
   log: (error: unknown) => void
 ): { close: () => void } {
-  let running = false
-  const tick = (): void => {
-    if (running) return
-    running = true
-    deps.actions.settleTags({ contextMarker: 'tag-poller', user: 'slipway' })
-      .catch(log)
-      .finally(() => { running = false })
-  }
-  const timer = setInterval(tick, intervalMs)
-  timer.unref()
-  tick()
-  return { close: () => clearInterval(timer) }
+  return everyInterval(intervalMs, async () => {
+    await deps.actions.settleTags({ contextMarker: 'tag-poller', user: 'slipway' }).catch(log)
+  })
 }
 
 /** Reconciles at once and then every `intervalMs`, one pass at a time, handing each pass's report on. */
@@ -69,15 +52,24 @@ export function startReconciling (
   intervalMs: number,
   onReport: (report: ReconcileReport, atStart: boolean) => void
 ): { close: () => void } {
-  let running = false
   let passes = 0
+  return everyInterval(intervalMs, async () => {
+    const atStart = passes++ === 0
+    await reconcile({ contextMarker: 'reconciler', user: 'slipway' })
+      .then((report) => { onReport(report, atStart) }, (error: unknown) => { onReport({ ...emptyReport(), errors: [error] }, atStart) })
+  })
+}
+
+/**
+ * Runs `pass` at once and then every `intervalMs`, never two at a time: a tick that finds the last pass still running
+ * is skipped. `pass` handles its own failures. The timer does not keep the process alive.
+ */
+function everyInterval (intervalMs: number, pass: () => Promise<void>): { close: () => void } {
+  let running = false
   const tick = (): void => {
     if (running) return
     running = true
-    const atStart = passes++ === 0
-    reconcile({ contextMarker: 'reconciler', user: 'slipway' })
-      .then((report) => { onReport(report, atStart) }, (error: unknown) => { onReport({ ...emptyReport(), errors: [error] }, atStart) })
-      .finally(() => { running = false })
+    pass().finally(() => { running = false })
   }
   const timer = setInterval(tick, intervalMs)
   timer.unref()
