@@ -1,11 +1,12 @@
 // The engine watch with a store for the summaries of runs that ended for good: it holds nothing of them once they
 // are written, its reads answer from the store as they did from memory, a restart does not hold them again, and
 // its resync asks the engine only for the runs not ended and those changed.
-import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import type { EngineClient, EngineRun, EngineTask } from '../../../src/clients/engine.ts'
-import { createEngineWatch, type WatchOptions } from '../../../src/domain/engine/engine-watch.ts'
+import { createEngineWatch } from '../../../src/domain/engine/engine-watch.ts'
 import { openSqlite } from '../../../src/db/sqlite.ts'
 import type { RunSummaryStore } from '../../../src/db/run-summaries.ts'
+import { startedWatch } from '../../helpers/started-watch.ts'
 
 const DAG = 'deploy_site'
 
@@ -45,14 +46,6 @@ function summaryStore (): RunSummaryStore {
   const repos = openSqlite(':memory:')
   onTestFinished(async () => { await repos.close() })
   return repos.runSummaries!
-}
-
-function startedWatch (options: WatchOptions) {
-  vi.useFakeTimers()
-  const watch = createEngineWatch(options)
-  watch.start()
-  onTestFinished(() => { watch.stop(); vi.useRealTimers() })
-  return watch
 }
 
 /** What the action list and one action read of the watch. */

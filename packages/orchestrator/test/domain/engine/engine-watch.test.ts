@@ -1,9 +1,10 @@
 // The engine watch reads only what changed after its first full read, although the engine's runs and task
 // instances carry no `updated_at` (a real Airflow filters on it and never returns it): the watermark is the time the
 // last poll began, reached back by the overlap.
-import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { EngineClient, EngineRun, EngineTask } from '../../../src/clients/engine.ts'
-import { createEngineWatch, directReads, type WatchOptions } from '../../../src/domain/engine/engine-watch.ts'
+import { createEngineWatch, directReads } from '../../../src/domain/engine/engine-watch.ts'
+import { startedWatch } from '../../helpers/started-watch.ts'
 
 const run = (id: string, state: string): EngineRun => ({ dag_id: 'deploy_site', dag_run_id: id, state, logical_date: null } as unknown as EngineRun)
 
@@ -82,18 +83,6 @@ function engineOfRuns (count: number, state = 'success') {
     changedSince: async () => ({ runs: changes.runs.splice(0), tasks: changes.tasks.splice(0) })
   } as unknown as EngineClient
   return { engine, calls, runs, tis, setRun, changes }
-}
-
-/**
- * A watch that counts as started (its reads are served while fresh) but whose loop never runs on its own: the
- * test polls it, at the times its clock says.
- */
-function startedWatch (options: WatchOptions) {
-  vi.useFakeTimers()
-  const watch = createEngineWatch(options)
-  watch.start()
-  onTestFinished(() => { watch.stop(); vi.useRealTimers() })
-  return watch
 }
 
 describe('engine watch holding a long history', () => {
